@@ -1,0 +1,62 @@
+"""The ``companion`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import scenario
+
+
+def _scenario(args: argparse.Namespace) -> int:
+    source = args.file
+    try:
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as fh:
+                text = fh.read()
+        data = scenario.load(text, source)
+        status, result = scenario.run(data, source)
+    except OSError as exc:
+        print(f"companion scenario: cannot read {source}: {exc.strerror}", file=sys.stderr)
+        return scenario.EXIT_MALFORMED
+    except scenario.MalformedScenario as exc:
+        print(f"companion scenario: {exc}", file=sys.stderr)
+        return scenario.EXIT_MALFORMED
+    json.dump(result, sys.stdout, indent=None if args.compact else 2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    if result["error"]:
+        print(f"companion scenario: action {result['error']['index']} is illegal: "
+              f"{result['error']['reason']}", file=sys.stderr)
+    return status
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from .games.entanglion.options import describe
+
+    print(describe())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion", description="Raspberry Pi companion for Entanglion (and friends).")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("scenario", help="play a JSON scenario and print the resulting state")
+    p.add_argument("file", help="scenario file (- for standard input)")
+    p.add_argument("--compact", action="store_true", help="one-line JSON")
+    p.set_defaults(func=_scenario)
+    p = sub.add_parser("rules", help="list the rule options (rulings) with their defaults")
+    p.set_defaults(func=_rules)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

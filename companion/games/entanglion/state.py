@@ -1,0 +1,79 @@
+"""The plain-data state of one Entanglion game.
+
+Everything the rules need is here, chance included (the generator state and any
+forced dice), so a state serialises to JSON and back without loss. Lists that are
+decks are written top card first. The engine mutates a state in place; ``clone`` is
+hand-written because it sits on the hot path (one per action, for undo and replay).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .board import MERCURIAL, RING, RUBICON
+
+
+def _per_ship() -> dict[str, list[str]]:
+    return {MERCURIAL: [], RUBICON: []}
+
+
+@dataclass(slots=True)
+class State:
+    options: dict[str, Any]
+    rng: int
+    forced: list[int]  # forced dice still to come, in rolling order
+    status: str = "setup"  # setup | playing | won | lost
+    turn_player: str | None = None
+    turn_number: int = 0
+    pos: tuple[str, str] = ("ZERO", "ZERO")  # (mercurial's planet, rubicon's planet)
+    detection: int = 1  # space on the track, 1..12
+    planet_components: dict[str, str | None] = field(default_factory=lambda: dict.fromkeys(RING))
+    ship_components: dict[str, list[str]] = field(default_factory=_per_ship)
+    hands: dict[str, list[str]] = field(default_factory=_per_ship)
+    held_events: dict[str, list[str]] = field(default_factory=_per_ship)
+    engine_control: list[list[str]] = field(default_factory=list)  # [card, ship] per slot
+    engine_stack: list[str] = field(default_factory=list)
+    engine_discard: list[str] = field(default_factory=list)  # last = most recent
+    event_deck: list[str] = field(default_factory=list)
+    event_discard: list[str] = field(default_factory=list)
+    # Engine cards out of hand mid-procedure: The Mechanic's draw, Quantum Gates' two.
+    drawn: list[str] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)  # hand put aside by The Mechanic
+    slot6_filled: bool = False  # this turn (ruling Q8)
+    retrieved_from: list[str] = field(default_factory=list)  # emptied by retrieval (Q18)
+
+    def clone(self) -> "State":
+        sc, h, he = self.ship_components, self.hands, self.held_events
+        return State(
+            self.options, self.rng, self.forced[:], self.status, self.turn_player,
+            self.turn_number, self.pos, self.detection, dict(self.planet_components),
+            {MERCURIAL: sc[MERCURIAL][:], RUBICON: sc[RUBICON][:]},
+            {MERCURIAL: h[MERCURIAL][:], RUBICON: h[RUBICON][:]},
+            {MERCURIAL: he[MERCURIAL][:], RUBICON: he[RUBICON][:]},
+            [slot[:] for slot in self.engine_control], self.engine_stack[:],
+            self.engine_discard[:], self.event_deck[:], self.event_discard[:],
+            self.drawn[:], self.set_aside[:], self.slot6_filled, self.retrieved_from[:],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exact, JSON-ready form (for the journal and round trips)."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if f.name == "pos" else value
+        return _deep_copy(out)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "State":
+        data = _deep_copy(data)
+        data["pos"] = tuple(data["pos"])
+        return cls(**data)
+
+
+def _deep_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_deep_copy(v) for v in value]
+    return value

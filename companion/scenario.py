@@ -1,0 +1,64 @@
+"""Scenario runner: a JSON file in, the resulting game state as JSON out.
+
+This is the contract that tests, bug reports and acceptance checks use (format in
+``docs/scenarios.md``). Exit status: 0 every action applied, 3 an action was
+illegal (the state before it is printed and ``error`` says which and why), 2 the
+file itself is malformed (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+EXIT_OK, EXIT_MALFORMED, EXIT_ILLEGAL = 0, 2, 3
+
+TOP_KEYS = {"game", "seed", "options", "setup", "dice", "actions", "comment", "description"}
+
+
+class MalformedScenario(ValueError):
+    pass
+
+
+def load(text: str, source: str = "scenario") -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MalformedScenario(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} "
+                                f"column {exc.colno}") from None
+    if not isinstance(data, dict):
+        raise MalformedScenario(f"{source}: the top level must be an object")
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise MalformedScenario(f"{source}: unknown key(s) {', '.join(sorted(unknown))} "
+                                f"(known: {', '.join(sorted(TOP_KEYS))})")
+    game = data.get("game", "entanglion")
+    if game != "entanglion":
+        raise MalformedScenario(f"{source}: unknown game {game!r} (known: entanglion)")
+    if type(data.get("seed", 0)) is not int:
+        raise MalformedScenario(f"{source}: seed must be a whole number")
+    for key, kind in (("options", dict), ("setup", dict), ("dice", list), ("actions", list)):
+        if key in data and not isinstance(data[key], kind):
+            raise MalformedScenario(f"{source}: {key} must be a{'n object' if kind is dict else ' list'}")
+    for i, action in enumerate(data.get("actions", [])):
+        if not isinstance(action, dict) or not isinstance(action.get("do"), str):
+            raise MalformedScenario(f"{source}: actions[{i}] must be an object with a \"do\" string")
+    return data
+
+
+def run(data: dict[str, Any], source: str = "scenario") -> tuple[int, dict[str, Any]]:
+    """Play a loaded scenario; returns (exit status, report)."""
+    from .games.entanglion import Entanglion, IllegalAction, SetupError
+    from .games.entanglion.report import report
+
+    try:
+        game = Entanglion(data.get("seed", 0), data.get("options"), data.get("setup"),
+                          data.get("dice", []))
+    except SetupError as exc:
+        raise MalformedScenario(f"{source}: {exc}") from None
+    for i, action in enumerate(data.get("actions", [])):
+        try:
+            game.push(action)
+        except IllegalAction as exc:
+            return EXIT_ILLEGAL, report(game, {"index": i, "action": action, "reason": str(exc)})
+    return EXIT_OK, report(game)
