@@ -99,7 +99,10 @@ class Entanglion:
         self._answers: list[Any] = []
         self._answer_i = 0
         self._validate_setup(self.setup)
-        self._start({"do": "setup"})
+        try:
+            self._start({"do": "setup"})
+        except IllegalAction as exc:  # e.g. a forced die that cannot be a setup roll
+            raise SetupError(str(exc)) from None
 
     # ------------------------------------------------------------------ public API
 
@@ -148,8 +151,9 @@ class Entanglion:
         """Undo the last input (dice and deck order come back too); returns it."""
         if not self._history:
             raise IllegalAction("nothing to undo")
-        state, log_len, self._inflight, self.pending = self._history.pop()
-        self.state = state.clone()
+        # No copy needed: a state is only ever mutated as a fresh clone inside _run,
+        # so a snapshot stays as it was when taken.
+        self.state, log_len, self._inflight, self.pending = self._history.pop()
         del self.log[log_len:]
         return self.inputs.pop()
 
@@ -162,7 +166,7 @@ class Entanglion:
 
     def legal_actions(self) -> list[dict[str, Any]]:
         s = self.state
-        if s.status != "playing":
+        if s.status in ("won", "lost"):
             return []
         if self.pending:
             p = self.pending["player"]
@@ -260,11 +264,12 @@ class Entanglion:
         do = action.get("do")
         if do not in ACTIONS:
             raise IllegalAction(f"unknown action {do!r} (one of {', '.join(ACTIONS)})")
-        act = {k: v for k, v in action.items() if v is not None}
+        act = dict(action)
         player = act.get("player")
-        if player is not None and player not in SHIPS:
+        if player is None:
+            act["player"] = self.awaiting()
+        elif player not in SHIPS:
             raise IllegalAction(f"unknown player {player!r} (mercurial or rubicon)")
-        act.setdefault("player", self.awaiting())
         if do in ("navigate", "exchange"):
             card = act.get("card")
             if not isinstance(card, str):
@@ -398,9 +403,8 @@ class Entanglion:
     def _set_pos(self, pos: Position, cause: str, player: str | None = None) -> None:
         before = self.state.pos
         self.state.pos = pos
-        self._log("move", player=player, cause=cause, **{
-            "from": {MERCURIAL: before[0], RUBICON: before[1]},
-            "to": {MERCURIAL: pos[0], RUBICON: pos[1]}})
+        # [mercurial's planet, rubicon's planet], as everywhere in the log
+        self._log("move", player=player, cause=cause, **{"from": list(before), "to": list(pos)})
 
     # ------------------------------------------------------------------ chance
 
@@ -724,7 +728,7 @@ class Entanglion:
         s = self.state
         planet = s.pos[0]
         comp = s.planet_components[planet]
-        success = self._use_tunnel(player, "ground")
+        success = s.options["tunnel_timing"] == "before_roll" and self._use_tunnel(player, "ground")
         if not success:
             entry, value = self._roll_d8(player, "ground defence", defence=True)
             success = value > track_value(s.detection)
