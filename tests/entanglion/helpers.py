@@ -126,3 +126,33 @@ def full_engine_deck() -> list[str]:
 def all_event_cards(g: Entanglion) -> list[str]:
     s = g.state
     return sorted(s.event_deck + s.event_discard + s.held_events[M] + s.held_events[R])
+
+
+# Six no-effect plays on OMEGA ONE (CNOT and SWAP don't move anybody there), the
+# sixth by Rubicon; the last card played may be replaced with ``last``.
+SIX_SLOT_HANDS = {M: ["CNOT", "CNOT", "SWAP"], R: ["CNOT", "SWAP", "X"]}
+SIX_SLOT_STACK = ["CNOT", "CNOT", "CNOT", "CNOT", "H", "H", "H"]
+SIX_SLOT_PLAYS = ("CNOT", "CNOT", "CNOT", "SWAP", "SWAP", "CNOT")
+
+
+def six_slot_game(**kw: Any) -> Entanglion:
+    kw.setdefault("ships", at("OMEGA_ONE"))
+    kw.setdefault("hands", SIX_SLOT_HANDS)
+    kw.setdefault("stack", SIX_SLOT_STACK)
+    return game(**kw)
+
+
+def fill_six(g: Entanglion, last: str = "CNOT") -> None:
+    for card in SIX_SLOT_PLAYS[:5] + (last,):
+        play(g, "navigate", card)
+
+
+def detected(events: list[str], *, detection: int = 1, extra_dice: Iterable[int] = (),
+             **kw: Any) -> Entanglion:
+    """Mercurial plays X from PHI PLUS to PSI PLUS and is detected (d8 1, Centarious 0):
+    both ships to ZERO, detection +1, then Mercurial draws the top event of ``events``."""
+    kw.setdefault("hands", {M: ["X", "H", "H"], R: ["H", "H", "H"]})
+    g = game(ships=at("PHI_PLUS"), events=events, detection=detection,
+             dice=[1, 0, *extra_dice], **kw)
+    play(g, "navigate", "X")
+    return g

@@ -617,13 +617,15 @@ class Entanglion:
                     self._log("draw", player=player, card=None, note="no engine cards left")
                     return None
             card = s.engine_stack.pop(0)
-            if not s.engine_stack:
-                self._reshuffle_engine()  # "immediately" when depleted
             self._log("draw", player=player, card=card)
             if card != PROBE:
                 into.append(card)
+                if not s.engine_stack:
+                    self._reshuffle_engine()  # "immediately" when depleted
                 return card
-            s.engine_discard.append(PROBE)  # discarded first, so a loss keeps all 24 cards
+            # Discarded before its roll, so a loss keeps all 24 cards in play, and so a
+            # PROBE drawn as the last card goes into the reshuffle the next draw makes.
+            s.engine_discard.append(PROBE)
             entry, value = self._roll_d8(player, "probe", defence=True)
             if value < 4:
                 entry["result"] = "detected"
@@ -744,8 +746,9 @@ class Entanglion:
         self._log("retrieved", player=player, component=comp, planet=planet)
         if sum(len(c) for c in s.ship_components.values()) == len(COMPONENTS):
             self._end("won", "all eight components are aboard")
-        if comp == DILUTION_REFRIGERATOR:
-            self._enforce_limit(player, "dilution refrigerator")
+        if comp == DILUTION_REFRIGERATOR:  # "immediately discard one engine card"
+            for ship in (player, other(player)):  # the other only matters with team scope
+                self._enforce_limit(ship, "dilution refrigerator")
 
     def _play_event(self, player: str, card: str) -> None:
         s = self.state
