@@ -642,8 +642,8 @@ class Entanglion:
         self._log("reshuffle", deck="engine", cards=len(s.engine_stack))
 
     def _refill(self, player: str) -> None:
-        hand = self.state.hands[player]
-        while len(hand) < self._limit(player):
+        hand, limit = self.state.hands[player], self._limit(player)
+        while len(hand) < limit:
             if self._draw(player, hand) is None:
                 return
 
@@ -925,8 +925,9 @@ class Entanglion:
         """Ruling Q12: hand limits take effect at once when the refrigerator moves."""
         if self.state.options["bennett_dilution_refrigerator"] != "rebalance":
             return
-        for ship in SHIPS:
+        for ship in SHIPS:  # every discard before any draw: a draw can end the game
             self._enforce_limit(ship, "dilution refrigerator")
+        for ship in SHIPS:
             self._refill(ship)
 
     def _mechanic(self, player: str) -> None:

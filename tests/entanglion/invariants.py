@@ -1,0 +1,262 @@
+"""Whole-state invariants of an Entanglion game, checked after every step.
+
+``check_invariants(g, previous_detection, new_log_entries)`` asserts what must hold
+after any accepted input (or right after construction), whatever the options:
+
+* the 24 engine cards, the 9 event cards and the 8 components are conserved, each
+  card in exactly one place;
+* PROBE is never held (hand, The Mechanic's draw or set-aside hand) or played;
+* the ships stand on a legal position; detection is on the track and the status
+  agrees with the track and the components aboard;
+* hand limits (3, or 2 with the Dilution Refrigerator: over it only while the input
+  that moved the refrigerator awaits a prompt, after winning by retrieving it, or under
+  ruling Q12 next_draw) and engine control
+  (at most 6 slots, fewer than 6 and nothing drawn or set aside between turns);
+* the change of the detection space in this step is exactly what the step's
+  ``detection`` log entries say, and each entry follows its card's rule;
+* a pending prompt is well formed and ``legal_actions()`` offers exactly its options;
+  status "setup" only while a manual-dice set-up roll is awaited.
+
+Expected numbers are written out here (from the rules reference, sections 3-5 and
+Appendix A) rather than taken from ``cards.py``, so a slip there shows up too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from companion.games.entanglion import board
+
+M, R = "mercurial", "rubicon"
+SHIPS = (M, R)
+RING = (
+    "OMEGA_ZERO", "OMEGA_ONE", "PSI_MINUS", "PHI_MINUS",
+    "OMEGA_THREE", "OMEGA_TWO", "PHI_PLUS", "PSI_PLUS",
+)  # fmt: skip
+ENGINE_COUNTS = {"H": 8, "CNOT": 7, "X": 5, "SWAP": 3, "PROBE": 1}
+ENGINE_SORTED = sorted(c for c, n in ENGINE_COUNTS.items() for _ in range(n))
+PLAYABLE = frozenset({"H", "CNOT", "X", "SWAP"})
+EVENTS = (
+    "bennett", "bit_flip_error", "heisenberg", "quantum_shuffle", "quantum_tunnel",
+    "schrodinger", "spooky_action", "the_mechanic", "wave_function_collapse",
+)  # fmt: skip
+EVENTS_SORTED = sorted(EVENTS)
+KEPT_EVENTS = frozenset({"bennett", "heisenberg", "quantum_tunnel", "the_mechanic"})
+COMPONENTS = (
+    "physical_qubits", "qubit_interconnect", "dilution_refrigerator", "quantum_gates",
+    "quantum_programming", "quantum_error_correction", "control_infrastructure",
+    "magnetic_shielding",
+)  # fmt: skip
+COMPONENTS_SORTED = sorted(COMPONENTS)
+DILUTION_REFRIGERATOR = "dilution_refrigerator"
+TRACK = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, "X")  # spaces 1..12
+LAST_SPACE = 12
+BIT_FLIP_SPACE = 6  # the first "4"
+HAND_SIZE = 3
+ENGINE_SLOTS = 6
+
+# Reasons for which a detection entry moves the token exactly one space up.
+PLUS_ONE_REASONS = frozenset({"probe", "orbital defence", "ground defence", "schrodinger"})
+DETECTION_REASONS = PLUS_ONE_REASONS | {"bit_flip_error", "wave_function_collapse"}
+PROMPT_KINDS = frozenset({
+    "roll", "magnetic_shielding", "qubit_interconnect", "discard", "quantum_gates",
+    "quantum_tunnel", "physical_qubits", "bennett", "mechanic",
+})
+STATUSES = frozenset({"playing", "won", "lost"})
+SHIP_SET = frozenset(SHIPS)
+RING_SET = frozenset(RING)
+OUTSIDE = ("ZERO", "ONE", "PLUS", "MINUS")
+# The 24 positions: 16 with both ships outside Entanglion, 8 with both on one planet in it.
+LEGAL_POSITIONS = frozenset([(m, r) for m in OUTSIDE for r in OUTSIDE] + [(p, p) for p in RING])
+
+
+def _has(g: Any, ship: str, component: str) -> bool:
+    sc = g.state.ship_components
+    if component in sc[ship]:
+        return True
+    other = R if ship == M else M
+    return g.state.options["component_scope"] == "team" and component in sc[other]
+
+
+def check_invariants(g: Any, previous_detection: int,
+                     new_log_entries: Iterable[dict[str, Any]],
+                     legal: list[dict[str, Any]] | None = None) -> None:
+    """Assert every invariant of ``g`` after one step.
+
+    ``previous_detection`` is the detection space before the step and
+    ``new_log_entries`` the log entries the step produced (``push``'s return value).
+    ``legal`` may pass ``g.legal_actions()`` when the caller already has it.
+    """
+    s = g.state
+    status = s.status
+    opts = s.options
+
+    # -- status ------------------------------------------------------------------
+    in_setup = status == "setup"
+    if in_setup:
+        # Only while a set-up roll is awaited (manual dice), before any turn.
+        assert g.pending is not None, "status 'setup' without a pending set-up prompt"
+        assert s.turn_number == 0, f"status 'setup' on turn {s.turn_number}"
+    else:
+        assert status in STATUSES, f"unknown status {status!r}"
+        assert s.turn_player in SHIPS, f"turn player {s.turn_player!r}"
+
+    # -- engine cards: 24, as a multiset ------------------------------------------
+    hands = s.hands
+    assert hands.keys() == SHIP_SET, f"hands keyed {sorted(hands)}"
+    slots = s.engine_control
+    engine = (hands[M] + hands[R] + s.engine_stack + s.engine_discard
+              + [slot[0] for slot in slots] + s.drawn + s.set_aside)
+    if sorted(engine) != ENGINE_SORTED:
+        raise AssertionError(
+            f"engine cards not conserved: {_diff(engine, ENGINE_SORTED)}; hands={hands} "
+            f"stack={s.engine_stack} discard={s.engine_discard} control={slots} "
+            f"drawn={s.drawn} set_aside={s.set_aside}")
+    assert not ("PROBE" in hands[M] or "PROBE" in hands[R] or "PROBE" in s.drawn
+                or "PROBE" in s.set_aside), (
+        f"PROBE held: hands={hands} drawn={s.drawn} set_aside={s.set_aside}")
+
+    # -- engine control -------------------------------------------------------------
+    assert len(slots) <= ENGINE_SLOTS, f"engine control has {len(slots)} cards: {slots}"
+    for slot in slots:
+        assert (isinstance(slot, list) and len(slot) == 2 and slot[0] in PLAYABLE
+                and slot[1] in SHIPS), f"bad engine-control slot {slot!r}"
+    if status == "playing" and g.pending is None:
+        # Between turns a full row has always been cleared by the end-of-turn event,
+        # and nothing is left out of hand mid-procedure.
+        assert len(slots) < ENGINE_SLOTS, f"a turn starts with a full engine control {slots}"
+        assert not s.slot6_filled, "slot6_filled survives the end of a turn"
+        assert not s.drawn and not s.set_aside, (
+            f"cards left out of hand between inputs: drawn={s.drawn} set_aside={s.set_aside}")
+
+    # -- event cards: 9, each once ----------------------------------------------------
+    held = s.held_events
+    events = held[M] + held[R] + s.event_deck + s.event_discard
+    if sorted(events) != EVENTS_SORTED:
+        raise AssertionError(
+            f"event cards not conserved: {_diff(events, EVENTS_SORTED)}; held={held} "
+            f"deck={s.event_deck} discard={s.event_discard}")
+    if held[M] or held[R]:
+        assert KEPT_EVENTS.issuperset(held[M] + held[R]), (
+            f"events that resolve at once are held: {held}")
+        limit = opts["event_hand_limit"]
+        assert limit is None or (len(held[M]) <= limit and len(held[R]) <= limit), (
+            f"held events {held} over the event hand limit {limit}")
+
+    # -- components: 8, each once, only on Entanglion planets or ships -------------------
+    planets = s.planet_components
+    assert planets.keys() == RING_SET, f"components on non-Entanglion planets: {sorted(planets)}"
+    ships = s.ship_components
+    comps = [c for c in planets.values() if c is not None] + ships[M] + ships[R]
+    if sorted(comps) != COMPONENTS_SORTED:
+        raise AssertionError(f"components not conserved: {_diff(comps, COMPONENTS_SORTED)}; "
+                             f"planets={planets} ships={ships}")
+    aboard = len(ships[M]) + len(ships[R])
+
+    # -- position ----------------------------------------------------------------------
+    pos = s.pos
+    # Both ships on one planet inside Entanglion, anywhere outside it.
+    assert (type(pos) is tuple and pos in LEGAL_POSITIONS
+            and board.is_legal_position(pos)), f"illegal position {pos!r}"
+
+    # -- detection and the end of the game ---------------------------------------------
+    d = s.detection
+    assert type(d) is int and 1 <= d <= LAST_SPACE, f"detection space {d!r}"
+    assert (status == "lost") == (d == LAST_SPACE), f"status {status} at detection space {d}"
+    assert (status == "won") == (aboard == len(COMPONENTS)), (
+        f"status {status} with {aboard} components aboard")
+    if status in ("won", "lost"):
+        assert g.pending is None, f"game {status} but a prompt is pending: {g.pending}"
+        assert g.legal_actions() == [], "legal actions after the end of the game"
+        last = g.log[-1]
+        assert last["type"] == "game_over" and last["status"] == status, (
+            f"game {status} but the last log entry is {last}")
+
+    _check_detection_entries(previous_detection, d, new_log_entries, opts)
+
+    # -- hand limits -------------------------------------------------------------------
+    for ship in SHIPS:
+        n = len(hands[ship])
+        assert n <= HAND_SIZE, f"{ship} holds {n} engine cards: {hands[ship]}"
+        if n == HAND_SIZE and _has(g, ship, DILUTION_REFRIGERATOR):
+            limit = HAND_SIZE - 1
+            # The Dilution Refrigerator lowers the limit at once; the hand comes down by
+            # a discard prompt inside the input that moved it (retrieve, or Bennett under
+            # ruling Q12 rebalance), so it may be over while that prompt is awaited.
+            # Retrieving it as the eighth component wins before the discard. Q12
+            # next_draw: a Bennett receiver comes down by playing cards instead.
+            last = _last_input(g)
+            ok = ((g.pending is not None and last is not None and (
+                      last["do"] == "retrieve"
+                      or last["do"] == "event" and last.get("card") == "bennett"))
+                  or (status == "won" and last is not None and last["do"] == "retrieve")
+                  or opts["bennett_dilution_refrigerator"] == "next_draw")
+            assert ok, (f"{ship} holds {n} engine cards {hands[ship]} over the limit "
+                        f"{limit} (Dilution Refrigerator) between inputs")
+
+    # -- prompts -----------------------------------------------------------------------
+    pending = g.pending
+    if pending is not None:
+        assert status in ("playing", "setup"), f"prompt pending in status {status}"
+        p = pending.get("player")
+        assert p in SHIPS, f"prompt without a valid player: {pending}"
+        assert pending.get("kind") in PROMPT_KINDS, f"unknown prompt kind: {pending}"
+        options = pending.get("options")
+        assert isinstance(options, list) and len(options) >= 2, (
+            f"a prompt needs at least two options: {pending}")
+        distinct = {tuple(o.items()) if type(o) is dict else o for o in options}
+        assert len(distinct) == len(options), f"repeated options: {pending}"
+        assert g.awaiting() == p, f"awaiting {g.awaiting()} but the prompt is for {p}"
+        if legal is None:
+            legal = g.legal_actions()
+        expected = [{"player": p, "do": "choose", "value": v} for v in options]
+        assert legal == expected, (
+            f"legal_actions() {legal} differ from the pending prompt's options {pending}")
+    elif status == "playing":
+        if legal is None:
+            legal = g.legal_actions()
+        assert legal, "no legal action while playing and nothing pending"
+        for act in legal:
+            assert act["player"] == s.turn_player, f"{act} offered on {s.turn_player}'s turn"
+
+
+def _last_input(g: Any) -> dict[str, Any] | None:
+    """The last input that was not a ``choose`` answer (the one a prompt belongs to)."""
+    for act in reversed(g.inputs):
+        if act["do"] != "choose":
+            return act
+    return None
+
+
+def _check_detection_entries(before: int, after: int, entries: Iterable[dict[str, Any]],
+                             opts: dict[str, Any]) -> None:
+    d = before
+    for e in entries:
+        if e.get("type") != "detection":
+            continue
+        reason, space = e.get("reason"), e.get("space")
+        assert reason in DETECTION_REASONS, f"detection entry with reason {reason!r}: {e}"
+        assert type(space) is int and 1 <= space <= LAST_SPACE, f"bad detection entry {e}"
+        assert e.get("value") == TRACK[space - 1], f"detection entry value wrong: {e}"
+        if reason in PLUS_ONE_REASONS:
+            assert space == d + 1, f"{reason} moved detection {d} -> {space} (must be +1): {e}"
+        elif reason == "bit_flip_error":
+            assert space == BIT_FLIP_SPACE and d != BIT_FLIP_SPACE, (
+                f"bit flip error moved detection {d} -> {space}: {e}")
+            if opts["bit_flip_error"] == "only_lower":
+                assert d > BIT_FLIP_SPACE, f"bit flip error raised detection {d} -> {space}"
+        else:  # wave_function_collapse
+            assert space == max(1, d - 2) and space != d, (
+                f"wave function collapse moved detection {d} -> {space}: {e}")
+            if opts["wave_function_collapse_floor"] == "no_effect":
+                assert d - 2 >= 1, f"wave function collapse below space 1 with no_effect: {e}"
+        d = space
+    assert d == after, (
+        f"detection went {before} -> {after} but the step's detection entries say {d}")
+
+
+def _diff(got: list[str], expected: list[str]) -> str:
+    from collections import Counter
+
+    g, e = Counter(got), Counter(expected)
+    return f"extra {dict(g - e)}, missing {dict(e - g)}"
