@@ -27,26 +27,12 @@ from typing import Any, Iterable
 
 from companion.games.entanglion import board
 
-M, R = "mercurial", "rubicon"
-SHIPS = (M, R)
-RING = (
-    "OMEGA_ZERO", "OMEGA_ONE", "PSI_MINUS", "PHI_MINUS",
-    "OMEGA_THREE", "OMEGA_TWO", "PHI_PLUS", "PSI_PLUS",
-)  # fmt: skip
-ENGINE_COUNTS = {"H": 8, "CNOT": 7, "X": 5, "SWAP": 3, "PROBE": 1}
+from helpers import COMPONENTS, ENGINE_COUNTS, EVENTS, KEPT, RING, SHIPS, M, R  # noqa: F401
+
 ENGINE_SORTED = sorted(c for c, n in ENGINE_COUNTS.items() for _ in range(n))
 PLAYABLE = frozenset({"H", "CNOT", "X", "SWAP"})
-EVENTS = (
-    "bennett", "bit_flip_error", "heisenberg", "quantum_shuffle", "quantum_tunnel",
-    "schrodinger", "spooky_action", "the_mechanic", "wave_function_collapse",
-)  # fmt: skip
 EVENTS_SORTED = sorted(EVENTS)
-KEPT_EVENTS = frozenset({"bennett", "heisenberg", "quantum_tunnel", "the_mechanic"})
-COMPONENTS = (
-    "physical_qubits", "qubit_interconnect", "dilution_refrigerator", "quantum_gates",
-    "quantum_programming", "quantum_error_correction", "control_infrastructure",
-    "magnetic_shielding",
-)  # fmt: skip
+KEPT_EVENTS = frozenset(KEPT)
 COMPONENTS_SORTED = sorted(COMPONENTS)
 DILUTION_REFRIGERATOR = "dilution_refrigerator"
 TRACK = (1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, "X")  # spaces 1..12
