@@ -25,8 +25,18 @@ def _scenario(args: argparse.Namespace) -> int:
     except scenario.MalformedScenario as exc:
         print(f"companion scenario: {exc}", file=sys.stderr)
         return scenario.EXIT_MALFORMED
-    json.dump(result, sys.stdout, indent=None if args.compact else 2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    if args.text:
+        from .games.entanglion.explain import narrate
+
+        for line in narrate(result["log"]):
+            print(line)
+        if result["pending"]:
+            p = result["pending"]
+            print(f"Waiting for {p['player'].capitalize()} to choose ({p['kind']}): "
+                  f"{json.dumps(p['options'])}")
+    else:
+        json.dump(result, sys.stdout, indent=None if args.compact else 2, ensure_ascii=False)
+        sys.stdout.write("\n")
     if result["error"]:
         print(f"companion scenario: action {result['error']['index']} is illegal: "
               f"{result['error']['reason']}", file=sys.stderr)
@@ -46,7 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("scenario", help="play a JSON scenario and print the resulting state")
     p.add_argument("file", help="scenario file (- for standard input)")
-    p.add_argument("--compact", action="store_true", help="one-line JSON")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--compact", action="store_true", help="one-line JSON")
+    out.add_argument("--text", action="store_true",
+                     help="narrate the game in plain English instead of printing JSON")
     p.set_defaults(func=_scenario)
     p = sub.add_parser("rules", help="list the rule options (rulings) with their defaults")
     p.set_defaults(func=_rules)

@@ -422,8 +422,13 @@ class Entanglion:
         s.rng, value = below(s.rng, high - low + 1)
         return value + low
 
-    def _roll_d8(self, player: str, purpose: str, defence: bool) -> tuple[dict[str, Any], int]:
-        """Roll the Entanglion die for ``player``: Magnetic Shielding, then modifiers."""
+    def _roll_d8(self, player: str, purpose: str, beat: int | None = None
+                 ) -> tuple[dict[str, Any], int]:
+        """Roll the Entanglion die for ``player``: Magnetic Shielding, then modifiers.
+
+        ``beat`` is given for defence checks (success when the modified roll is higher);
+        only those take the +1/-1 component modifiers, unless ruling Q4 says otherwise.
+        """
         raw = self._die("d8", player, purpose)
         entry: dict[str, Any] = {"player": player, "die": "d8", "raw": raw}
         if self._has(player, MAGNETIC_SHIELDING):
@@ -432,10 +437,13 @@ class Entanglion:
                 raw = self._die("d8", player, purpose)
                 entry["reroll"] = raw
         modifier = 0
-        if defence or self.state.options["modifiers_on_all_rolls"]:
+        if beat is not None or self.state.options["modifiers_on_all_rolls"]:
             modifier = (self._has(player, QUANTUM_ERROR_CORRECTION)
                         - self._has(player, CONTROL_INFRASTRUCTURE))
-        entry.update(modifier=modifier, modified=raw + modifier, purpose=purpose, result=None)
+        entry.update(modifier=modifier, modified=raw + modifier, purpose=purpose)
+        if beat is not None:
+            entry["beat"] = beat
+        entry["result"] = None
         return self._log("roll", **entry), raw + modifier
 
     def _roll_centarious(self, player: str, purpose: str) -> str:
@@ -626,7 +634,7 @@ class Entanglion:
             # Discarded before its roll, so a loss keeps all 24 cards in play, and so a
             # PROBE drawn as the last card goes into the reshuffle the next draw makes.
             s.engine_discard.append(PROBE)
-            entry, value = self._roll_d8(player, "probe", defence=True)
+            entry, value = self._roll_d8(player, "probe", beat=3)
             if value < 4:
                 entry["result"] = "detected"
                 self._raise_detection("probe")
@@ -732,7 +740,7 @@ class Entanglion:
         comp = s.planet_components[planet]
         success = s.options["tunnel_timing"] == "before_roll" and self._use_tunnel(player, "ground")
         if not success:
-            entry, value = self._roll_d8(player, "ground defence", defence=True)
+            entry, value = self._roll_d8(player, "ground defence", track_value(s.detection))
             success = value > track_value(s.detection)
             entry["result"] = "retrieved" if success else "detected"
             if not success and s.options["tunnel_timing"] == "after_failure":
@@ -755,7 +763,7 @@ class Entanglion:
         s.held_events[player].remove(card)
         s.event_discard.append(card)
         if card == HEISENBERG:
-            entry, value = self._roll_d8(player, "heisenberg", defence=False)
+            entry, value = self._roll_d8(player, "heisenberg")
             dest = RING[value % len(RING)]
             entry["result"] = dest
             if (dest, dest) != s.pos:
@@ -786,7 +794,7 @@ class Entanglion:
             return
         if s.options["tunnel_timing"] == "before_roll" and self._use_tunnel(player, "orbital"):
             return
-        entry, value = self._roll_d8(player, "orbital defence", defence=True)
+        entry, value = self._roll_d8(player, "orbital defence", track_value(s.detection))
         if value > track_value(s.detection):
             entry["result"] = "evaded"
             return
@@ -890,7 +898,7 @@ class Entanglion:
             return
         s.rng, i = below(s.rng, len(mine))  # the face-down pick
         comp = mine[i]
-        entry, value = self._roll_d8(player, "spooky action", defence=False)
+        entry, value = self._roll_d8(player, "spooky action")
         if s.options["spooky_action_count"] == "unoccupied":
             ring = RING[1:] + RING[:1]
             free = [p for p in ring if s.planet_components[p] is None]
