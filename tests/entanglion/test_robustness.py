@@ -75,6 +75,38 @@ def test_any_scenario_file_is_played_or_rejected_cleanly(data):
         json.dumps(result)  # always printable
 
 
+setup_values = st.fixed_dictionaries({}, optional={
+    key: json_values for key in ("first_player", "ships", "components", "ship_components",
+                                 "hands", "held_events", "engine_stack", "event_deck",
+                                 "detection_space")})
+names = st.sampled_from(["X", "H", "CNOT", "SWAP", "PROBE", "ZERO", "PLUS", "PHI_PLUS",
+                         "heisenberg", "bennett", "quantum_gates", "mercurial", 7, None])
+ship_lists = st.dictionaries(st.sampled_from(["mercurial", "rubicon", "venus"]),
+                             st.lists(names, max_size=4), max_size=2)
+plausible_setup = st.fixed_dictionaries({}, optional={
+    "first_player": names, "ships": st.dictionaries(st.sampled_from(["mercurial", "rubicon"]),
+                                                    names, max_size=2),
+    "components": st.dictionaries(names, names, max_size=3), "hands": ship_lists,
+    "held_events": ship_lists, "ship_components": ship_lists,
+    "engine_stack": st.lists(names, max_size=6), "event_deck": st.lists(names, max_size=4),
+    "detection_space": st.one_of(st.integers(-1, 13), names)})
+
+
+@settings(max_examples=400, deadline=None)
+@given(setup=st.one_of(setup_values, plausible_setup),
+       dice=st.lists(st.one_of(st.integers(-1, 9), names), max_size=4))
+def test_any_setup_is_played_or_rejected_cleanly(setup, dice):
+    data = {"game": "entanglion", "seed": 1, "setup": setup, "dice": dice,
+            "actions": [{"do": "navigate", "card": "H"}, {"do": "retrieve"}]}
+    try:
+        status, result = scenario.run(scenario.load(json.dumps(data), "s.json"), "s.json")
+    except scenario.MalformedScenario as exc:
+        assert str(exc).startswith("s.json: ") and "\n" not in str(exc)
+    else:
+        assert status in (scenario.EXIT_OK, scenario.EXIT_ILLEGAL)
+        json.dumps(result)
+
+
 def test_text_that_is_not_json_is_malformed():
     for text in ["", "{", "[1, 2]", "null", '{"seed": 1.5}', '{"actions": [1]}']:
         try:

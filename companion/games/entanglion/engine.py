@@ -23,12 +23,12 @@ code never needs to be cut into resumable pieces.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from ...chance import below, seed_state, shuffle
 from . import board
 from .board import (
-    CNOT, GALAXY, MERCURIAL, PROBE, RING, RUBICON, SHIPS, ZERO, ONE, Position, other,
+    GALAXY, MERCURIAL, PROBE, RING, RUBICON, SHIPS, ZERO, ONE, Position, other,
 )
 from .cards import (
     BENNETT, BIT_FLIP_ERROR, BIT_FLIP_SPACE, COMPONENTS, CONTROL_INFRASTRUCTURE,
@@ -71,6 +71,10 @@ def _distinct(cards: Iterable[str]) -> list[str]:
 
 def _name(ship: str) -> str:
     return ship.capitalize()
+
+
+def _names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 class Entanglion:
@@ -184,6 +188,7 @@ class Entanglion:
         return out
 
     def copy(self) -> "Entanglion":
+        """An independent game in the same position (its undo history starts empty)."""
         return Entanglion.from_dict(self.to_dict())
 
     # ----------------------------------------------------------- serialisation
@@ -248,6 +253,7 @@ class Entanglion:
         self._inflight = None
 
     def _ask(self, player: str, kind: str, options: list[Any], **info: Any) -> Any:
+        """A player's decision: the next known answer, or stop here with a prompt."""
         if len(options) == 1:
             return options[0]  # not a decision
         if self._answer_i < len(self._answers):
@@ -353,10 +359,11 @@ class Entanglion:
         if unknown:
             raise SetupError(f"unknown setup key(s): {', '.join(sorted(unknown))}")
         if "first_player" in setup and setup["first_player"] not in SHIPS:
-            raise SetupError(f"setup.first_player must be mercurial or rubicon")
+            raise SetupError("setup.first_player must be mercurial or rubicon")
         if "ships" in setup:
             ships = setup["ships"]
-            if not isinstance(ships, dict) or set(ships) != set(SHIPS):
+            if not isinstance(ships, dict) or set(ships) != set(SHIPS) or not all(
+                    isinstance(p, str) for p in ships.values()):
                 raise SetupError("setup.ships must give a planet for mercurial and rubicon")
             pos = (ships[MERCURIAL], ships[RUBICON])
             if not board.is_legal_position(pos):
@@ -369,13 +376,14 @@ class Entanglion:
         for key in ("hands", "held_events", "ship_components"):
             v = setup.get(key, {})
             if not isinstance(v, dict) or set(v) - set(SHIPS) or not all(
-                    isinstance(x, list) for x in v.values()):
-                raise SetupError(f"setup.{key} must map mercurial/rubicon to lists")
+                    _names(x) for x in v.values()):
+                raise SetupError(f"setup.{key} must map mercurial/rubicon to lists of names")
         for key in ("engine_stack", "event_deck"):
-            if not isinstance(setup.get(key, []), list):
-                raise SetupError(f"setup.{key} must be a list (top card first)")
+            if not _names(setup.get(key, [])):
+                raise SetupError(f"setup.{key} must be a list of card names (top card first)")
         comps = setup.get("components", {})
-        if not isinstance(comps, dict) or set(comps) - set(RING):
+        if not isinstance(comps, dict) or set(comps) - set(RING) or not all(
+                c is None or isinstance(c, str) for c in comps.values()):
             raise SetupError("setup.components must map Entanglion planets to components")
 
     # ------------------------------------------------------------------ helpers
@@ -489,12 +497,12 @@ class Entanglion:
         free = [p for p in RING if p not in given]
         rest = [c for c in COMPONENTS if c not in placed and c not in on_ships]
         s.rng = shuffle(s.rng, free)
+        if len(rest) > len(free):
+            raise SetupError(f"{len(rest)} components left for {len(free)} free planets")
         s.planet_components = dict.fromkeys(RING)
         s.planet_components.update(given)
-        for planet, comp in zip(free, rest):
+        for planet, comp in zip(free, rest):  # planets beyond the components stay empty
             s.planet_components[planet] = comp
-        if len(rest) > len(free):
-            raise SetupError(f"{len(rest)} components have no planet to go to")
 
         # Engine stack: PROBE at the bottom, the other 23 shuffled on top.
         hands = {ship: [c.upper() for c in su.get("hands", {}).get(ship, [])] for ship in SHIPS}
@@ -530,12 +538,12 @@ class Entanglion:
         while first is None:
             m = self._die("d8", MERCURIAL, "first player")
             r = self._die("d8", RUBICON, "first player")
-            self._log("roll", player=MERCURIAL, die="d8", raw=m, modifier=0, modified=m,
-                      purpose="first player", result=None)
-            self._log("roll", player=RUBICON, die="d8", raw=r, modifier=0, modified=r,
-                      purpose="first player", result=None)
             if m != r:
                 first = MERCURIAL if m > r else RUBICON
+            for ship, value in ((MERCURIAL, m), (RUBICON, r)):
+                result = "tie" if m == r else "first" if ship == first else "second"
+                self._log("roll", player=ship, die="d8", raw=value, modifier=0,
+                          modified=value, purpose="first player", result=result)
         s.turn_player = first
         order = (first, other(first))
 

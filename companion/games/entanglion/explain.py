@@ -34,8 +34,10 @@ def _roll(e: dict[str, Any]) -> str:
     if "beat" in e:
         text += f" (needs more than {e['beat']})"
     result = e.get("result")
-    if e["purpose"] == "first player" or result is None:
+    if result is None:
         return text + "."
+    if e["purpose"] == "first player":
+        return f"{text}: {'a tie, roll again' if result == 'tie' else 'goes ' + result}."
     if e["purpose"] in ("heisenberg", "spooky action"):
         return f"{text} -> {pretty(result)}."
     return f"{text}: {result}."
