@@ -13,7 +13,10 @@ from typing import Any
 
 EXIT_OK, EXIT_MALFORMED, EXIT_ILLEGAL = 0, 2, 3
 
-TOP_KEYS = {"game", "seed", "options", "setup", "dice", "actions", "comment", "description"}
+# "expect" (a subset of the output that should result) is for the test suite, which
+# checks every file in examples/; the runner itself only prints.
+TOP_KEYS = {"game", "seed", "options", "setup", "dice", "actions", "expect", "comment",
+            "description"}
 
 
 class MalformedScenario(ValueError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .cards import pretty, track_value
+from .cards import EVENTS, pretty, track_value
 
 
 def _ship(name: str | None) -> str:
@@ -51,9 +51,16 @@ def explain(e: dict[str, Any]) -> str:
     if t == "turn":
         return f"-- Turn {e['number']}: {who} --"
     if t == "action":
-        card = e.get("card")
-        label = pretty(card) if card and card.islower() else card
-        return f"{who}: {e['do']}{' ' + label if label else ''}."
+        do, card = e["do"], e.get("card")
+        if do == "navigate":
+            return f"{who} plays {card}."
+        if do == "exchange":
+            return f"{who} exchanges {card}."
+        if do == "retrieve":
+            return f"{who} sends an away team to retrieve the component."
+        if do == "event":
+            return f"{who} plays {pretty(card)}."
+        return f"{who} passes (nothing else is possible)."
     if t == "move":
         cause = e["cause"]
         if cause == "orbital detection":
@@ -70,7 +77,8 @@ def explain(e: dict[str, Any]) -> str:
         return _roll(e)
     if t == "detection":
         value = track_value(e["space"])
-        return f"Detection rate -> space {e['space']} (value {value}): {e['reason'].replace('_', ' ')}."
+        reason = pretty(e["reason"]) if e["reason"] in EVENTS else e["reason"]
+        return f"Detection rate -> space {e['space']} (value {value}): {reason}."
     if t == "quantum_event":
         return f"Quantum event ({e['cause']})."
     if t == "event":
