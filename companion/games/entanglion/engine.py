@@ -714,16 +714,22 @@ class Entanglion:
         s = self.state
         s.hands[player].remove(card)
         self._place_in_engine_control(card, player)
+        before, after = self._fly(card, player)
+        self._refill(player)
+        if after[0] != before[0] and after[0] == after[1] and GALAXY[after[0]] == "entanglion":
+            entry = GALAXY[before[0]] != "entanglion"
+            self._orbital_defence(player, after[0], by_entry=entry)
+
+    def _fly(self, card: str, player: str) -> tuple[Position, Position]:
+        """Move the ships along the board for ``card`` played for ``player``."""
+        s = self.state
         before = s.pos
         after = board.navigate(card, player, before, s.options["cnot_phase_kickback"])
         if after == before:
             self._log("no_effect", player=player, card=card)
         else:
             self._set_pos(after, card, player)
-        self._refill(player)
-        if after[0] != before[0] and after[0] == after[1] and GALAXY[after[0]] == "entanglion":
-            entry = GALAXY[before[0]] != "entanglion"
-            self._orbital_defence(player, after[0], by_entry=entry)
+        return before, after
 
     def _exchange(self, player: str, card: str) -> None:
         s = self.state
@@ -962,12 +968,7 @@ class Entanglion:
                 self._place_in_engine_control(card, player)
             else:
                 s.engine_discard.append(card)
-            before = s.pos
-            after = board.navigate(card, player, before, s.options["cnot_phase_kickback"])
-            if after == before:
-                self._log("no_effect", player=player, card=card)
-            else:
-                self._set_pos(after, card, player)  # The Mechanic ignores orbital defences
+            self._fly(card, player)  # The Mechanic ignores orbital defences
             plays += 1
         s.engine_discard.extend(s.drawn)
         s.drawn.clear()
