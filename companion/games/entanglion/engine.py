@@ -869,25 +869,28 @@ class Entanglion:
     def _draw_event(self, player: str) -> str | None:
         s = self.state
         for _ in range(3):  # QS rebuilds put it under >= 1 card, so this never loops
-            if not s.event_deck:
-                s.event_deck = self._build_event_deck(s.event_discard)
-                s.event_discard = []
-                self._log("reshuffle", deck="event", cards=len(s.event_deck))
+            if not s.event_deck:  # only reachable from unusual scenario set-ups
+                self._rebuild_event_deck([])
                 if not s.event_deck:
                     return None
             card = s.event_deck.pop(0)
             if card != QUANTUM_SHUFFLE:
                 return card
             self._log("event", player=player, card=QUANTUM_SHUFFLE, kept=False)
-            cards = s.event_deck + s.event_discard + [QUANTUM_SHUFFLE]
+            extra = [QUANTUM_SHUFFLE]
             if s.options["quantum_shuffle_gathers"] == "all_events":
                 for ship in SHIPS:
-                    cards += s.held_events[ship]
+                    extra += s.held_events[ship]
                     s.held_events[ship] = []
-            s.event_deck = self._build_event_deck(cards)
-            s.event_discard = []
-            self._log("reshuffle", deck="event", cards=len(s.event_deck))
+            self._rebuild_event_deck(extra)
         return None
+
+    def _rebuild_event_deck(self, extra: list[str]) -> None:
+        """Draw pile + discard (+ ``extra``) rebuilt as at setup (ruling Q6)."""
+        s = self.state
+        s.event_deck = self._build_event_deck(s.event_deck + s.event_discard + extra)
+        s.event_discard = []
+        self._log("reshuffle", deck="event", cards=len(s.event_deck))
 
     def _resolve_immediate(self, player: str, card: str) -> None:
         s = self.state
