@@ -46,7 +46,7 @@ PLUS_ONE_REASONS = frozenset({"probe", "orbital defence", "ground defence", "sch
 DETECTION_REASONS = PLUS_ONE_REASONS | {"bit_flip_error", "wave_function_collapse"}
 PROMPT_KINDS = frozenset({
     "roll", "magnetic_shielding", "qubit_interconnect", "discard", "quantum_gates",
-    "quantum_tunnel", "physical_qubits", "bennett", "mechanic",
+    "quantum_tunnel", "physical_qubits", "bennett", "mechanic", "draw",
 })
 STATUSES = frozenset({"playing", "won", "lost"})
 SHIP_SET = frozenset(SHIPS)

@@ -19,6 +19,7 @@ from helpers import M, R, at, choose, entries, game, play, rolls
 Q_NUMBERS = {
     "start_space": ["Q11"],
     "dice": [],
+    "deck": [],
     "spooky_action_count": ["Q1"],
     "component_scope": ["Q2", "Q20"],
     "bit_flip_error": ["Q3"],
@@ -41,7 +42,7 @@ Q_NUMBERS = {
 
 # The recommended rulings (reference section 8) are the defaults.
 RECOMMENDED = {
-    "start_space": 1, "dice": "auto", "spooky_action_count": "unoccupied",
+    "start_space": 1, "dice": "auto", "deck": "virtual", "spooky_action_count": "unoccupied",
     "component_scope": "ship", "bit_flip_error": "set", "modifiers_on_all_rolls": False,
     "mechanic_fills_slots": False, "quantum_shuffle_gathers": "deck_and_discard",
     "detection_event_clears_engine_control": True, "double_event": True,

@@ -32,7 +32,7 @@ from .board import (
 )
 from .cards import (
     BENNETT, BIT_FLIP_ERROR, BIT_FLIP_SPACE, COMPONENTS, CONTROL_INFRASTRUCTURE,
-    DILUTION_REFRIGERATOR, ENGINE_COUNTS, EVENTS, HAND_SIZE, HEISENBERG, KEPT_EVENTS,
+    DILUTION_REFRIGERATOR, ENGINE_CARDS, ENGINE_COUNTS, EVENTS, HAND_SIZE, HEISENBERG, KEPT_EVENTS,
     ACTION_EVENTS, LAST_SPACE, MAGNETIC_SHIELDING, PHYSICAL_QUBITS, QUANTUM_ERROR_CORRECTION,
     QUANTUM_GATES, QUANTUM_PROGRAMMING, QUANTUM_SHUFFLE, QUANTUM_TUNNEL, QUBIT_INTERCONNECT,
     SCHRODINGER, SPOOKY_ACTION, THE_MECHANIC, WAVE_FUNCTION_COLLAPSE, pretty, track_value,
@@ -632,7 +632,7 @@ class Entanglion:
                 if not s.engine_stack:
                     self._log("draw", player=player, card=None, note="no engine cards left")
                     return None
-            card = s.engine_stack.pop(0)
+            card = self._take(player, s.engine_stack, "engine")
             self._log("draw", player=player, card=card)
             if card != PROBE:
                 into.append(card)
@@ -648,6 +648,15 @@ class Entanglion:
                 self._raise_detection("probe")
             else:
                 entry["result"] = "no effect"
+
+    def _take(self, player: str, deck: list[str], name: str) -> str:
+        """The top card, or in physical deck mode the card the player says they drew."""
+        if self.state.options["deck"] == "physical":
+            order = ENGINE_CARDS if name == "engine" else EVENTS
+            card = self._ask(player, "draw", [c for c in order if c in deck], deck=name)
+            deck.remove(card)
+            return card
+        return deck.pop(0)
 
     def _reshuffle_engine(self) -> None:
         s = self.state
@@ -873,7 +882,7 @@ class Entanglion:
                 self._rebuild_event_deck([])
                 if not s.event_deck:
                     return None
-            card = s.event_deck.pop(0)
+            card = self._take(player, s.event_deck, "event")
             if card != QUANTUM_SHUFFLE:
                 return card
             self._log("event", player=player, card=QUANTUM_SHUFFLE, kept=False)

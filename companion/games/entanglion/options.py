@@ -33,6 +33,13 @@ RULINGS: dict[str, Choice] = {
         "auto: the engine rolls. manual: players roll real dice and every roll becomes "
         "a 'roll' prompt answered with the number shown.",
     ),
+    "deck": Choice(
+        "virtual", ("virtual", "physical"),
+        "virtual: the engine shuffles and deals; players take the named card from an "
+        "open supply. physical: players shuffle and draw real cards, and every draw "
+        "becomes a 'draw' prompt answered with the card drawn (the box trusts the "
+        "card: a PROBE drawn early is a PROBE).",
+    ),
     # -- rulings ----------------------------------------------------------------------
     "spooky_action_count": Choice(
         "unoccupied", ("unoccupied", "all_planets"),
