@@ -51,6 +51,54 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sim(args: argparse.Namespace) -> int:
+    from . import sim
+
+    return sim.main(args)
+
+
+def _games(args: argparse.Namespace) -> int:
+    import datetime
+
+    from .journal import Journal, JournalError
+    from .sim import default_state_dir
+
+    path = os.path.join(args.state_dir or default_state_dir(), "journal.db")
+    if not os.path.exists(path):
+        print(f"companion games: no journal at {path} (no game played yet)", file=sys.stderr)
+        return 2
+    try:
+        with Journal(path) as journal:
+            if args.action == "export":
+                return _export(journal, args.id)
+            rows = journal.games()
+    except JournalError as exc:
+        print(f"companion games: {exc}", file=sys.stderr)
+        return 2
+    print(f"{'id':>4}  {'date':16}  {'game':10}  {'result':9}  {'turns':>5}  inputs")
+    for g in rows:
+        date = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
+        print(f"{g.id:>4}  {date:16}  {g.game:10}  {g.status:9}  {g.turns:>5}  {g.inputs}")
+    return 0
+
+
+def _export(journal, game_id: int | None) -> int:
+    """A finished or unfinished game as a scenario file: replayable, a bug report."""
+    from .journal import Journal
+
+    if game_id is None:
+        print("companion games export: which game? (an id from 'companion games')",
+              file=sys.stderr)
+        return 2
+    record = journal.load(game_id)
+    scenario_ = {"description": f"game #{record.id} from the journal ({record.status})",
+                 "game": record.game, "seed": record.seed, "options": record.options,
+                 "setup": record.setup or {}, "actions": Journal.effective_inputs(record.entries)}
+    json.dump(scenario_, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Raspberry Pi companion for Entanglion (and friends).")
@@ -64,6 +112,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_scenario)
     p = sub.add_parser("rules", help="list the rule options (rulings) with their defaults")
     p.set_defaults(func=_rules)
+    p = sub.add_parser("sim", help="the whole box in a terminal (or run a command script)")
+    p.add_argument("--script", metavar="FILE", help="run commands from FILE (- for stdin)")
+    p.add_argument("--frames", metavar="DIR",
+                   help="write every OLED frame as a PNG and the LED frames as JSON lines")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="where the journal lives (default: ~/.local/share/companion)")
+    p.add_argument("--registry", metavar="FILE", help="tag registry (default: one tag per card)")
+    p.add_argument("--seed", type=int, help="seed every new game with this number")
+    p.add_argument("--deck", choices=("virtual", "physical"), default="virtual")
+    p.add_argument("--dice", choices=("auto", "manual"), default="auto")
+    p.add_argument("--start-space", type=int, choices=(1, 2, 4), default=1)
+    p.add_argument("--no-colour", action="store_true", help="letters instead of colours")
+    p.set_defaults(func=_sim)
+    p = sub.add_parser("games", help="list the games in the journal, or export one")
+    p.add_argument("action", nargs="?", choices=("list", "export"), default="list")
+    p.add_argument("id", nargs="?", type=int, help="game id (for export)")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="where the journal lives (default: ~/.local/share/companion)")
+    p.set_defaults(func=_games)
     return parser
 
 

@@ -1,0 +1,44 @@
+"""The box: a session wired to its outputs.
+
+Every input goes through :meth:`Box.handle`: the session applies it (committing to
+the journal first), then the views are rendered from the session's models and the
+adapters send whatever changed. The daemon, the simulator and the tests all drive a
+box the same way; only the adapters behind it differ.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .hardware.display import Display
+from .hardware.leds import LedSink
+from .inputs import Event
+from .session import Session
+from .views import leds, oled
+
+
+class Box:
+    def __init__(self, session: Session, display: Display, led_sink: LedSink):
+        self.session = session
+        self.display = display
+        self.leds = led_sink
+        self._led_model: dict[str, Any] = {}
+        self.refresh()
+
+    def handle(self, event: Event) -> None:
+        self.session.handle(event)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Render the current screen and LED frame; adapters skip unchanged ones."""
+        self.display.show(oled.render(self.session.screen()))
+        self._led_model = self.session.led_model()
+        self.leds.show(leds.entanglion_frame(self._led_model, self.session.phase))
+
+    def tick_interval(self) -> float | None:
+        """Seconds until the next Tick is due (None: nothing moves, sleep)."""
+        return self.session.tick_interval(leds.blinking(self._led_model))
+
+    def close(self) -> None:
+        self.display.close()
+        self.leds.close()

@@ -1,0 +1,1 @@
+"""Hardware behind small interfaces; every real device has a fake that is its peer."""

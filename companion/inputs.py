@@ -1,0 +1,44 @@
+"""Input events: what the hardware (or the simulator) tells the session.
+
+Plain immutable values, so a thread that produces them (a gpiozero callback, the
+serial reader) only builds one and puts it on the queue; the session consumes them on
+the main thread. ``Tick`` is time passing, sent only while an animation or a blink
+is running, so an idle box does no work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+OK, BACK, UP, DOWN, RETRIEVE, EXCHANGE = "OK", "BACK", "UP", "DOWN", "RETRIEVE", "EXCHANGE"
+BUTTONS = (OK, BACK, UP, DOWN, RETRIEVE, EXCHANGE)
+
+
+@dataclass(frozen=True)
+class Press:
+    """A short press of a button."""
+
+    button: str
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A button held past the hold time (BACK held = undo)."""
+
+    button: str
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A tag arrived on a reader pad (pads are numbered from 1)."""
+
+    pad: int
+    uid: str
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passed: advance animations and blinking by one step."""
+
+
+Event = Press | Hold | Tag | Tick

@@ -1,0 +1,450 @@
+"""The session: turns button presses and card taps into game actions.
+
+It owns what players meet between the hardware and the engine: the game menu, the
+guided setup, menus for every decision, the tag registry lookup, undo, and the
+journal. It is single-threaded and has no clock: time reaches it only as ``Tick``
+events, which the shell sends while :meth:`Session.tick_interval` asks for them (an
+animation or a blink), so an idle box does nothing.
+
+Outputs are plain data: :meth:`Session.screen` is the screen model that
+``views.oled.render`` draws, :meth:`Session.led_model` what ``views.leds`` lights.
+
+Durability rule: an accepted input is committed to the journal *before* its outcome
+becomes visible, so anything a player has seen survives a crash or a pulled plug.
+If the journal cannot write, the input is taken back and the players are told.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .games.entanglion import IllegalAction
+from .games.entanglion import ui as entanglion
+from .inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP, Event, Hold, Press, Tag, Tick
+from .journal import Journal, JournalError
+from .registry import Registry
+
+ROLL_FRAMES = 6  # animation steps before a die shows its number
+ROLL_STEP = 0.08  # seconds per animation step
+BLINK_STEP = 0.5  # seconds per blink phase
+SEATS = ("mercurial", "rubicon")
+
+
+@dataclass
+class SessionConfig:
+    """What the box is set up with (the daemon reads it from the config file)."""
+
+    pads: dict[int, str | None] = field(
+        default_factory=lambda: {1: "mercurial", 2: "rubicon", 3: None})  # None: shared
+    deck: str = "virtual"
+    dice: str = "auto"
+    start_space: int = 1
+
+
+def random_seed() -> int:
+    return int.from_bytes(os.urandom(6), "big")
+
+
+@dataclass
+class _Menu:
+    kind: str  # main | setup | actions | exchange | confirm_end
+    model: dict[str, Any]
+
+
+class Session:
+    """One box: the menu, at most one game in play, and what is on show."""
+
+    def __init__(self, journal: Journal, registry: Registry,
+                 config: SessionConfig | None = None,
+                 seed_source: Callable[[], int] = random_seed):
+        self.journal = journal
+        self.registry = registry
+        self.config = config or SessionConfig()
+        self.seed_source = seed_source
+        self.ui = entanglion
+        self.game: Any = None  # the engine of the game in play
+        self.game_id: int | None = None
+        self.mode = "menu"  # menu | setup | game
+        self.setup_step = 0
+        self.setup_choices: dict[str, Any] = {}
+        self.menu: _Menu | None = None  # a menu opened over the game
+        self.cursor = 0
+        self.page = 0
+        self.notices: list[dict[str, Any]] = []
+        self.overlay: dict[str, Any] | None = None  # error, undo notice or info card
+        self.anim = 0  # roll animation steps still to show
+        self.phase = 0  # blink phase for the LEDs
+        record = journal.unfinished()
+        if record is not None:
+            self._resume(record)
+
+    # ------------------------------------------------------------------ outputs
+
+    def screen(self) -> dict[str, Any]:
+        if self.overlay is not None:
+            return self.overlay
+        if self.notices:
+            front = self.notices[0]
+            if front["screen"] == "roll" and self.anim:
+                return {**front, "frame": ROLL_FRAMES - self.anim}
+            return front
+        return self._menu_screen(self._current_menu())
+
+    def led_model(self) -> dict[str, Any]:
+        if self.mode != "game":
+            return {}
+        model = self.ui.leds(self.game)
+        if self.notices and self.notices[0].get("highlight"):
+            model["highlight"] = self.notices[0]["highlight"]
+        menu = self._current_menu()
+        if menu and not self.notices and self.overlay is None:
+            items = menu["items"]
+            if items and 0 <= self.cursor < len(items) and items[self.cursor].targets:
+                model["targets"] = list(items[self.cursor].targets)
+        return model
+
+    def tick_interval(self, blinking: bool = False) -> float | None:
+        """Seconds until the next ``Tick`` is wanted, or None (idle).
+
+        ``blinking`` is whether the LED frame changes with the phase (the view knows).
+        """
+        if self.anim and self.notices and self.overlay is None:
+            return ROLL_STEP
+        return BLINK_STEP if blinking else None
+
+    # ------------------------------------------------------------------ input
+
+    def handle(self, event: Event) -> None:
+        """Apply one input event. Never raises for a bad input: it shows why instead."""
+        if isinstance(event, Tick):
+            if self.anim and self.notices and self.overlay is None:
+                self.anim -= 1
+            else:
+                self.phase += 1
+            return
+        if isinstance(event, Hold) and event.button == BACK:
+            self.overlay, self.notices, self.anim = None, [], 0
+            self._undo()
+            return
+        button = event.button if isinstance(event, (Press, Hold)) else None
+        if self.overlay is not None:
+            self.overlay = None
+            if button in (OK, BACK, UP, DOWN):
+                return  # dismissing is all these do
+        if self.notices:
+            if button == OK:
+                if self.notices[0]["screen"] == "roll" and self.anim:
+                    self.anim = 0  # skip the animation
+                else:
+                    self._next_notice()
+                return
+            if button in (BACK, UP, DOWN):
+                if button == BACK:
+                    self.notices, self.anim = [], 0
+                return
+            self.notices, self.anim = [], 0  # a new action moves on
+        if isinstance(event, Tag):
+            self._tag(event)
+        elif button is not None:
+            self._button(button)
+
+    # ------------------------------------------------------------------ menus
+
+    def _current_menu(self) -> dict[str, Any] | None:
+        if self.mode == "menu":
+            return self._main_menu()
+        if self.mode == "setup":
+            step = self.ui.SETUP_STEPS[self.setup_step]
+            n = len(self.ui.SETUP_STEPS)
+            return {"title": f"Setup {self.setup_step + 1}/{n}: {step.title}", "text": [],
+                    "items": [entanglion.Item(label, None) for label, _ in step.choices]}
+        if self.menu is not None:
+            return self.menu.model
+        g = self.game
+        if g.status in ("won", "lost"):
+            return None
+        if g.pending:
+            return self.ui.prompt_menu(g)
+        return None
+
+    def _menu_screen(self, menu: dict[str, Any] | None) -> dict[str, Any]:
+        if menu is None:
+            g = self.game
+            if g.status in ("won", "lost"):
+                return self.ui.end_screen(g)
+            return self.ui.status(g, self.page)
+        return {"screen": "menu", "title": menu["title"], "text": list(menu["text"]),
+                "items": [i.label for i in menu["items"]], "cursor": self.cursor}
+
+    def _main_menu(self) -> dict[str, Any]:
+        items = []
+        record = self.journal.unfinished()
+        if record is not None:
+            items.append(entanglion.Item(f"Resume game #{record.id}", {"resume": record.id}))
+        label = "New Entanglion" + (f" (ends #{record.id})" if record else "")
+        items.append(entanglion.Item(label, {"new": "entanglion"}))
+        return {"title": "Companion", "text": ["Choose a game"], "items": items}
+
+    def _open(self, kind: str, model: dict[str, Any]) -> None:
+        self.menu, self.cursor = _Menu(kind, model), 0
+
+    def _close(self) -> None:
+        self.menu, self.cursor = None, 0
+
+    def _button(self, button: str) -> None:
+        menu = self._current_menu()
+        if menu is not None:
+            self._menu_button(menu, button)
+            return
+        g = self.game
+        if g.status in ("won", "lost"):
+            if button == OK:
+                self._leave()
+            return
+        if button in (UP, DOWN):
+            self.page += 1 if button == DOWN else -1
+        elif button == OK:
+            self._open("actions", self._actions_menu())
+        elif button == RETRIEVE:
+            self._apply({"player": g.awaiting(), "do": "retrieve"})
+        elif button == EXCHANGE:
+            model = self.ui.action_menu(g, only="exchange")
+            if model["items"]:
+                self._open("exchange", model)
+            else:
+                self._error("Nothing to exchange")
+        elif button == BACK:
+            self._error("Hold BACK to undo")
+
+    def _menu_button(self, menu: dict[str, Any], button: str) -> None:
+        items = menu["items"]
+        if button in (UP, DOWN):
+            if items:
+                self.cursor = (self.cursor + (1 if button == DOWN else -1)) % len(items)
+            return
+        if button == BACK:
+            if self.menu is not None:
+                self._close()
+            elif self.mode == "setup":
+                self._setup_back()
+            elif self.mode == "game":
+                self._error("Hold BACK to undo")
+            return
+        if button in (RETRIEVE, EXCHANGE):
+            if self.mode == "game" and self.menu is not None and self.menu.kind != "confirm_end":
+                self._close()
+                self._button(button)
+            else:
+                self._error("Choose with UP/DOWN, OK")
+            return
+        # OK: take the item under the cursor
+        if not items:
+            return
+        self._select(items[min(self.cursor, len(items) - 1)])
+
+    def _select(self, item: entanglion.Item) -> None:
+        act = item.action
+        if self.mode == "menu":
+            if "resume" in act:
+                self._resume(self.journal.load(act["resume"]))
+            else:
+                self.mode, self.setup_step, self.cursor = "setup", 0, 0
+                self.setup_choices = {}
+                self.cursor = self._setup_default()
+            return
+        if self.mode == "setup":
+            step = self.ui.SETUP_STEPS[self.setup_step]
+            self.setup_choices[step.key] = step.choices[self.cursor][1]
+            if self.setup_step + 1 < len(self.ui.SETUP_STEPS):
+                self.setup_step += 1
+                self.cursor = self._setup_default()
+            else:
+                self._start_game()
+            return
+        kind = self.menu.kind if self.menu else None
+        if act is None:  # a session item
+            if item.label.startswith("Undo"):
+                self._close()
+                self._undo()
+            elif item.label.startswith("Main menu"):
+                self._close()
+                self.mode, self.game, self.game_id = "menu", None, None
+            elif item.label.startswith("End"):
+                self._open("confirm_end", {
+                    "title": f"End game #{self.game_id}?", "text": ["It cannot be resumed"],
+                    "items": [entanglion.Item("No, keep playing", None),
+                              entanglion.Item("Yes, end it", {"end": True})]})
+            elif kind == "confirm_end":
+                self._close()
+            return
+        if "end" in act:
+            self._close()
+            self._abandon()
+            return
+        self._close()
+        self._apply(act)
+
+    def _actions_menu(self) -> dict[str, Any]:
+        model = self.ui.action_menu(self.game)
+        model["items"] = model["items"] + [
+            entanglion.Item("Undo last action", None),
+            entanglion.Item("Main menu (keep)", None),
+            entanglion.Item("End this game", None),
+        ]
+        return model
+
+    # ------------------------------------------------------------------ setup
+
+    def _setup_default(self) -> int:
+        step = self.ui.SETUP_STEPS[self.setup_step]
+        want = self.setup_choices.get(step.key, getattr(self.config, step.key, None))
+        values = [v for _, v in step.choices]
+        return values.index(want) if want in values else 0
+
+    def _setup_back(self) -> None:
+        if self.setup_step == 0:
+            self.mode, self.cursor = "menu", 0
+        else:
+            self.setup_step -= 1
+            self.cursor = self._setup_default()
+
+    def _start_game(self) -> None:
+        old = self.journal.unfinished()
+        seed = self.seed_source()
+        options = dict(self.setup_choices)
+        g = self.ui.new_game(seed, options)
+        try:
+            if old is not None:
+                self.journal.abandon(old.id)
+            game_id = self.journal.new_game(self.ui.NAME, seed, options, {})
+        except JournalError as exc:
+            self._error(f"Not saved: {exc}")
+            return
+        self.game, self.game_id, self.mode = g, game_id, "game"
+        self._close()
+        self.page = 0
+        self._show(self.ui.notices(g, g.log))
+
+    def _resume(self, record: Any) -> None:
+        inputs = Journal.effective_inputs(record.entries)
+        self.game = self.ui.replay(record.seed, record.options, record.setup, inputs)
+        self.game_id, self.mode = record.id, "game"
+        self._close()
+        self.page = 0
+        self._show([{"screen": "text", "title": f"Game #{record.id} resumed",
+                     "lines": [f"Turn {self.ui.turns(self.game)}",
+                               f"{len(inputs)} inputs replayed"], "hint": "OK"}])
+
+    def _leave(self) -> None:
+        self.mode, self.game, self.game_id = "menu", None, None
+        self._close()
+
+    def _abandon(self) -> None:
+        try:
+            self.journal.abandon(self.game_id)
+        except JournalError as exc:
+            self._error(f"Not saved: {exc}")
+            return
+        self._leave()
+
+    # ------------------------------------------------------------------ game inputs
+
+    def _tag(self, event: Tag) -> None:
+        card = self.registry.lookup(event.uid)
+        if card is None:
+            self._error(f"Unknown tag {event.uid[:14]}")
+            return
+        if event.pad not in self.config.pads:
+            self._error(f"Tag on unknown pad {event.pad}")
+            return
+        if self.mode != "game":
+            self._error("Start a game first")
+            return
+        if card.game != self.ui.NAME:
+            self._error(f"That is a {card.game} card")
+            return
+        exchange = self.menu is not None and self.menu.kind == "exchange"
+        if self.menu is not None and self.menu.kind != "exchange":
+            self._close()
+        result = self.ui.tag_action(self.game, card, self.config.pads[event.pad], event.pad,
+                                    exchange)
+        if isinstance(result, str):
+            self._error(result)
+        elif "screen" in result:
+            self.overlay = result
+        else:
+            self._close()
+            self._apply(result)
+
+    def _apply(self, act: dict[str, Any]) -> None:
+        g = self.game
+        reason = g.check(act)
+        if reason is not None:
+            self._error(reason)
+            return
+        try:
+            entries = g.push(act)
+        except IllegalAction as exc:  # e.g. a forced die that cannot be used
+            self._error(str(exc))
+            return
+        try:
+            self.journal.record(self.game_id, g.inputs[-1], turns=self.ui.turns(g),
+                                status=self._status(), reason=self.ui.result_reason(g))
+        except JournalError as exc:
+            g.pop()
+            self._error(f"Not saved, not done: {exc}")
+            return
+        self.page = 0
+        self._show(self.ui.notices(g, entries))
+
+    def _undo(self) -> None:
+        if self.mode != "game":
+            self._error("Nothing to undo")
+            return
+        g = self.game
+        if not g.inputs:
+            self._error("Nothing to undo")
+            return
+        act = g.pop()
+        try:
+            self.journal.record_undo(self.game_id, turns=self.ui.turns(g), status=self._status())
+        except JournalError as exc:
+            g.push(act)  # deterministic: the same outcome comes back
+            self._error(f"Not saved, not undone: {exc}")
+            return
+        self._close()
+        self.overlay = {"screen": "undo", "text": _describe(act)}
+
+    def _status(self) -> str:
+        status = self.game.status
+        return status if status in ("won", "lost") else "playing"
+
+    # ------------------------------------------------------------------ showing
+
+    def _show(self, notices: list[dict[str, Any]]) -> None:
+        self.notices = notices
+        self._start_front()
+
+    def _next_notice(self) -> None:
+        self.notices.pop(0)
+        self._start_front()
+
+    def _start_front(self) -> None:
+        self.anim = ROLL_FRAMES if self.notices and self.notices[0]["screen"] == "roll" else 0
+
+    def _error(self, text: str) -> None:
+        self.overlay = {"screen": "error", "text": text}
+
+
+def _describe(act: dict[str, Any]) -> str:
+    who = (act.get("player") or "").capitalize()
+    do = act["do"]
+    if do == "choose":
+        value = act.get("value")
+        return f"{who}'s choice ({value if isinstance(value, (str, int)) else 'option'})"
+    if "card" in act:
+        card = act["card"]
+        return f"{who}: {do} {card if card.isupper() else card.replace('_', ' ')}"
+    return f"{who}: {do}"

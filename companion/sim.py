@@ -1,0 +1,295 @@
+"""``companion sim``: the whole box in a terminal, no Raspberry Pi needed.
+
+The simulator is a shell like the daemon: it builds the same :class:`~companion.box.Box`
+(session, journal, views) with the display and LED fakes, and turns typed commands
+into the same input events the buttons and reader pads produce:
+
+    press ok | back | up | down | retrieve | exchange
+    hold back                      (hold = undo on BACK)
+    tap 1 CNOT                     (the registry card named CNOT, on pad 1)
+    tap 2 quantum tunnel           (names are case-insensitive; spaces or _)
+    tap 2 uid=04E10101010000       (a raw tag UID, known or not)
+    wait 1.5                       (let 1.5 s of animation and blinking pass)
+    expect screen status           (script checks: screen, status, turn, detection,
+    expect text DETECTED            ships, hand, or text = any word on screen)
+    show | help | quit
+
+``--script FILE`` (or ``-`` for standard input) runs commands from a file, writes
+every distinct OLED frame to ``--frames DIR`` as a numbered PNG and every LED frame
+as a JSON line, and exits 2 on a script error, 1 on a failed ``expect``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any, Callable, Iterable
+
+from .box import Box
+from .hardware.display import dummy_display
+from .hardware.leds import RecordingLeds
+from .inputs import BUTTONS, Hold, Press, Tag, Tick
+from .journal import Journal, JournalError
+from .registry import Registry, RegistryError, default_sim_path, normalise_uid
+from .session import ROLL_STEP, Session, SessionConfig
+from .views.terminal import board_map, halfblocks
+
+EXIT_OK, EXIT_EXPECT, EXIT_SCRIPT = 0, 1, 2
+MAX_TICKS = 10_000  # a "wait" never spins forever
+
+
+class ScriptError(Exception):
+    """A command the simulator cannot run (not a game error: those go on screen)."""
+
+
+class ExpectationFailed(Exception):
+    pass
+
+
+def default_state_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
+                                                            ".local", "share")
+    return Path(base) / "companion"
+
+
+class Sim:
+    """Runs commands against a box; ``frames`` (a directory) records every output."""
+
+    def __init__(self, box: Box, registry: Registry, frames: Path | None = None,
+                 sleep: Callable[[float], None] | None = None):
+        self.box = box
+        self.registry = registry
+        self.frames = frames
+        self.sleep = sleep  # None: animations run instantly (scripts)
+        self._written = 0
+        self._leds_written = 0
+        if frames is not None:
+            frames.mkdir(parents=True, exist_ok=True)
+            (frames / "leds.jsonl").write_text("")
+        self._record()
+
+    # ------------------------------------------------------------------ commands
+
+    def run(self, line: str) -> bool:
+        """Run one command line; returns False for ``quit``."""
+        words = line.split("#", 1)[0].split()
+        if not words:
+            return True
+        cmd, args = words[0].lower(), words[1:]
+        if cmd in ("press", "hold"):
+            if len(args) != 1 or args[0].upper() not in BUTTONS:
+                raise ScriptError(f"{cmd} needs one of: {', '.join(b.lower() for b in BUTTONS)}")
+            event = (Press if cmd == "press" else Hold)(args[0].upper())
+            self._input(event)
+        elif cmd == "tap":
+            if len(args) < 2 or not args[0].isdigit():
+                raise ScriptError("tap needs a pad number and a card name or uid=HEX")
+            self._input(Tag(int(args[0]), self._uid(" ".join(args[1:]))))
+        elif cmd == "wait":
+            try:
+                seconds = float(args[0]) if len(args) == 1 else -1.0
+            except ValueError:
+                seconds = -1.0
+            if not 0 <= seconds <= 600:
+                raise ScriptError("wait needs a number of seconds (0-600)")
+            self._wait(seconds)
+        elif cmd == "expect":
+            if len(args) < 2:
+                raise ScriptError("expect needs a field and a value")
+            self._expect(args[0].lower(), " ".join(args[1:]))
+        elif cmd in ("show", "help"):
+            pass  # the interactive loop prints the box (and help) after every command
+        elif cmd in ("quit", "exit"):
+            return False
+        else:
+            raise ScriptError(f"unknown command {cmd!r} (try help)")
+        return True
+
+    def _uid(self, what: str) -> str:
+        if what.lower().startswith("uid="):
+            raw = what[4:]
+            try:
+                return normalise_uid(raw)
+            except RegistryError:
+                return raw  # a garbage UID is the box's problem to report, as from a reader
+        name = what.strip().replace(" ", "_")
+        found = self.registry.find(name)
+        if not found:
+            raise ScriptError(f"no card named {what!r} in the tag registry")
+        return found[0][0]
+
+    def _input(self, event: Any) -> None:
+        self.box.handle(event)
+        self._record()
+        self._settle()
+
+    def _settle(self) -> None:
+        """Play a die animation to its end (the box would show it over ~0.5 s)."""
+        for _ in range(MAX_TICKS):
+            if self.box.tick_interval() != ROLL_STEP:
+                return
+            if self.sleep:
+                self.sleep(ROLL_STEP)
+                print(self.render(), flush=True)
+            self.box.handle(Tick())
+            self._record()
+
+    def _wait(self, seconds: float) -> None:
+        elapsed = 0.0
+        for _ in range(MAX_TICKS):
+            step = self.box.tick_interval()
+            if step is None or elapsed + step > seconds + 1e-9:
+                break
+            elapsed += step
+            self.box.handle(Tick())
+            self._record()
+        if self.sleep:
+            self.sleep(max(0.0, seconds - elapsed) if elapsed < seconds else 0.0)
+
+    def _expect(self, field: str, want: str) -> None:
+        s = self.box.session
+        screen = s.screen()
+        g = s.game
+        facts: dict[str, str] = {"screen": screen["screen"]}
+        if g is not None:
+            st = g.state
+            facts.update(status=st.status, turn=str(st.turn_player),
+                         detection=str(st.detection), ships=" ".join(st.pos),
+                         hand=" ".join(st.hands[st.turn_player]) if st.turn_player else "")
+        if field == "text":
+            words = json.dumps(screen, ensure_ascii=False)
+            if want.lower() not in words.lower():
+                raise ExpectationFailed(f"expected {want!r} on screen, got {words}")
+            return
+        if field not in ("screen", "status", "turn", "detection", "ships", "hand"):
+            raise ScriptError(f"expect cannot check {field!r}")
+        got = facts.get(field)
+        if got is None or got.lower() != want.lower():
+            raise ExpectationFailed(f"expected {field} {want!r}, got {got!r}")
+
+    # ------------------------------------------------------------------ output
+
+    def _record(self) -> None:
+        if self.frames is None:
+            return
+        frames = self.box.display.frames
+        while self._written < len(frames):
+            self._written += 1
+            frames[self._written - 1].save(self.frames / f"oled-{self._written:04d}.png")
+        leds = self.box.leds.frames  # type: ignore[attr-defined]
+        if self._leds_written < len(leds):
+            with open(self.frames / "leds.jsonl", "a") as fh:
+                for frame in leds[self._leds_written:]:
+                    fh.write(json.dumps([list(p) for p in frame]) + "\n")
+            self._leds_written = len(leds)
+
+    def render(self, colour: bool = True) -> str:
+        """The OLED in half blocks beside the board map with its 24 LEDs."""
+        image = self.box.display.image
+        left = halfblocks(image, border=True) if image is not None else []
+        frame = self.box.leds.last or ((0, 0, 0),) * 24
+        right = board_map(frame, colour=colour)
+        lines = []
+        for i in range(max(len(left), len(right))):
+            a = left[i] if i < len(left) else " " * 130
+            b = right[i] if i < len(right) else ""
+            lines.append(f"{a}  {b}")
+        return "\n".join(lines)
+
+
+HELP = __doc__.split("\n\n")[2] if __doc__ else ""
+
+
+def build(state_dir: Path, registry_path: str | None, seed: int | None,
+          config: SessionConfig, frames: Path | None,
+          sleep: Callable[[float], None] | None = None) -> tuple[Sim, Journal]:
+    registry = Registry.load(registry_path or default_sim_path())
+    journal = Journal(state_dir / "journal.db")
+    kwargs: dict[str, Any] = {}
+    if seed is not None:
+        kwargs["seed_source"] = lambda: seed
+    session = Session(journal, registry, config, **kwargs)
+    keep = frames is not None or sleep is not None
+    box = Box(session, dummy_display(keep=keep), RecordingLeds())
+    return Sim(box, registry, frames, sleep), journal
+
+
+def run_script(sim: Sim, lines: Iterable[str], source: str, out: IO[str]) -> int:
+    """Run a script; one progress line per command on ``out`` (flushed: a test may kill us)."""
+    for number, line in enumerate(lines, 1):
+        if not line.split("#", 1)[0].strip():
+            continue
+        try:
+            more = sim.run(line)
+        except ScriptError as exc:
+            print(f"companion sim: {source} line {number}: {exc}", file=sys.stderr)
+            return EXIT_SCRIPT
+        except ExpectationFailed as exc:
+            print(f"companion sim: {source} line {number}: {exc}", file=sys.stderr)
+            return EXIT_EXPECT
+        screen = sim.box.session.screen()
+        g = sim.box.session.game
+        inputs = len(g.inputs) if g is not None else 0
+        out.write(f"{number}: {line.strip()} -> {screen['screen']} (inputs {inputs})\n")
+        out.flush()
+        if not more:
+            break
+    return EXIT_OK
+
+
+def interactive(sim: Sim, colour: bool) -> int:
+    tty = sys.stdout.isatty()
+    print(HELP)
+    while True:
+        if tty:
+            sys.stdout.write("\x1b[H\x1b[2J")
+        print(sim.render(colour=colour))
+        try:
+            line = input("> ")
+        except (EOFError, KeyboardInterrupt):
+            print()
+            return EXIT_OK
+        if line.strip().lower() == "help":
+            print(HELP)
+            input("(enter) ")
+            continue
+        try:
+            if not sim.run(line):
+                return EXIT_OK
+        except (ScriptError, ExpectationFailed) as exc:
+            print(f"  {exc}")
+            if tty:
+                input("(enter) ")
+
+
+def main(args: Any) -> int:
+    config = SessionConfig(deck=args.deck, dice=args.dice, start_space=args.start_space)
+    state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
+    frames = Path(args.frames) if args.frames else None
+    if frames is not None and frames.exists():
+        shutil.rmtree(frames)
+    try:
+        sim, journal = build(state_dir, args.registry, args.seed, config, frames,
+                             sleep=None if args.script else time.sleep)
+    except (JournalError, RegistryError) as exc:  # one line, exit 2
+        print(f"companion sim: {exc}", file=sys.stderr)
+        return EXIT_SCRIPT
+    try:
+        if args.script:
+            if args.script == "-":
+                return run_script(sim, sys.stdin, "<stdin>", sys.stdout)
+            try:
+                with open(args.script, encoding="utf-8") as fh:
+                    lines = fh.readlines()
+            except OSError as exc:
+                print(f"companion sim: cannot read {args.script}: {exc.strerror}",
+                      file=sys.stderr)
+                return EXIT_SCRIPT
+            return run_script(sim, lines, args.script, sys.stdout)
+        return interactive(sim, colour=not args.no_colour and sys.stdout.isatty())
+    finally:
+        journal.close()

@@ -1,0 +1,1 @@
+"""Screens for the companion's 128x64 monochrome OLED."""

@@ -1,0 +1,239 @@
+"""Our own 5x7 bitmap font for the 128x64 OLED, and a tiny text API.
+
+Glyphs come from ``font5x7.txt`` next to this module, never from Pillow's font
+engine, so a rendered screen is the same pixels on every machine and every Pillow
+version and golden-image tests can compare screens exactly.
+
+Every character occupies a fixed 6x8 cell: the 5x7 glyph plus one blank column on
+its right and one blank row below. A 128x64 screen therefore holds 8 lines of 21
+characters. ``scale`` enlarges pixels nearest-neighbour (the big dice number).
+Characters without a glyph draw as a box and never raise.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+
+from PIL import Image
+
+CELL_W = 6
+"""Advance per character at scale 1 (glyph width 5 + 1 gap column)."""
+CELL_H = 8
+"""Line height at scale 1 (glyph height 7 + 1 gap row)."""
+GLYPH_W = 5
+GLYPH_H = 7
+UNKNOWN = "\ufffd"
+"""Key of the box glyph drawn for characters the font lacks."""
+ELLIPSIS = "\u2026"
+
+_ON = "#"
+_OFF = "."
+_DATA_FILE = "font5x7.txt"
+
+
+def parse_glyphs(text: str) -> dict[str, tuple[str, ...]]:
+    """Parse font data (format described at the top of ``font5x7.txt``).
+
+    Returns character -> 7 row strings of 5 '#'/'.' cells. Strict on purpose: a
+    malformed glyph raises ``ValueError`` naming the line, instead of quietly
+    drawing something the reviewer never saw.
+    """
+    glyphs: dict[str, tuple[str, ...]] = {}
+    char: str | None = None
+    rows: list[str] = []
+    start = 0
+
+    def finish() -> None:
+        if char is None:
+            return
+        if len(rows) != GLYPH_H:
+            raise ValueError(f"line {start}: glyph {char!r} has {len(rows)} rows, want {GLYPH_H}")
+        glyphs[char] = tuple(rows)
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if not line or line.startswith(";"):
+            continue
+        if line.startswith("char "):
+            finish()
+            token = line.split(None, 2)[1]
+            if token.startswith("U+") and len(token) > 2:
+                char = chr(int(token[2:], 16))
+            elif len(token) == 1:
+                char = token
+            else:
+                raise ValueError(f"line {number}: bad character token {token!r}")
+            if char in glyphs:
+                raise ValueError(f"line {number}: duplicate glyph {char!r}")
+            rows, start = [], number
+            continue
+        if char is None:
+            raise ValueError(f"line {number}: pixel row before any 'char' line")
+        if len(line) != GLYPH_W or set(line) - {_ON, _OFF}:
+            raise ValueError(
+                f"line {number}: glyph {char!r} row {line!r} is not {GLYPH_W} of '#'/'.'"
+            )
+        if len(rows) == GLYPH_H:
+            raise ValueError(f"line {number}: glyph {char!r} has more than {GLYPH_H} rows")
+        rows.append(line)
+    finish()
+    if UNKNOWN not in glyphs:
+        raise ValueError("font data lacks the U+FFFD fallback glyph")
+    return glyphs
+
+
+@cache
+def glyphs() -> Mapping[str, tuple[str, ...]]:
+    """The shipped font's glyph patterns (read once, read-only)."""
+    text = resources.files(__package__).joinpath(_DATA_FILE).read_text(encoding="utf-8")
+    return MappingProxyType(parse_glyphs(text))
+
+
+def _pattern_image(rows: tuple[str, ...]) -> Image.Image | None:
+    """Mode "1" mask of a pattern; None for a blank glyph so drawing can skip it."""
+    if not any(_ON in row for row in rows):
+        return None
+    data = bytes(255 if cell == _ON else 0 for row in rows for cell in row)
+    return Image.frombytes("L", (GLYPH_W, GLYPH_H), data).convert("1")
+
+
+@cache
+def _masks() -> dict[str, Image.Image | None]:
+    # Built once; draw_text then only pastes, which is what makes it fast.
+    return {char: _pattern_image(rows) for char, rows in glyphs().items()}
+
+
+_scaled: dict[tuple[str, int], Image.Image | None] = {}
+
+
+def _mask(char: str, scale: int) -> Image.Image | None:
+    """Mask for ``char`` at ``scale`` (unknown characters get the box)."""
+    masks = _masks()
+    if char not in masks:
+        char = UNKNOWN
+    if scale == 1:
+        return masks[char]
+    key = (char, scale)
+    if key not in _scaled:
+        # Lazily: only the dice digits are ever drawn big, at one or two scales.
+        base = masks[char]
+        _scaled[key] = None if base is None else base.resize(
+            (GLYPH_W * scale, GLYPH_H * scale), Image.Resampling.NEAREST
+        )
+    return _scaled[key]
+
+
+def _nfc(text: str) -> str:
+    # A decomposed "o" + combining diaeresis must draw as our single "ö" glyph,
+    # and widths must count it as one cell.
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+
+
+def _check_scale(scale: int) -> None:
+    if scale < 1:
+        raise ValueError(f"scale must be >= 1, got {scale}")
+
+
+def text_width(text: str, scale: int = 1) -> int:
+    """Width in pixels of ``text`` on one line, counting each trailing gap column."""
+    _check_scale(scale)
+    return len(_nfc(text)) * CELL_W * scale
+
+
+def draw_text(
+    image: Image.Image, xy: tuple[int, int], text: str, fill: int = 1, scale: int = 1
+) -> int:
+    """Draw one line of ``text`` with its top-left cell corner at ``xy``.
+
+    ``image`` must be mode "1". ``fill`` 1 draws white pixels, 0 draws black ones
+    (text on an inverted highlight bar); only glyph pixels change, the cell
+    background is left alone. Anything outside the image is clipped. Returns the x
+    just after the last character's cell. Control characters such as '\\n' are not
+    interpreted (they draw as the unknown box); use ``wrap`` for several lines.
+    """
+    _check_scale(scale)
+    if image.mode != "1":
+        raise ValueError(f"draw_text needs a mode '1' image, got {image.mode!r}")
+    text = _nfc(text)
+    x, y = xy
+    advance = CELL_W * scale
+    end = x + len(text) * advance
+    width, height = image.size
+    if y >= height or y + GLYPH_H * scale <= 0:
+        return end  # the whole line is off-screen
+    colour = 255 if fill else 0
+    # Only characters that overlap the image are pasted; paste itself clips the
+    # partly visible ones at the edges.
+    first = max(0, -x // advance)
+    last = min(len(text), -(-(width - x) // advance))
+    for index in range(first, last):
+        mask = _mask(text[index], scale)
+        if mask is not None:
+            image.paste(colour, (x + index * advance, y), mask)
+    return end
+
+
+def draw_centered(
+    image: Image.Image, y: int, text: str, fill: int = 1, scale: int = 1
+) -> int:
+    """Draw ``text`` horizontally centred on ``image``; returns the x after it.
+
+    Centres the ink (the last gap column is not counted), rounding left. Text wider
+    than the image is clipped at both ends; pass it through ``fit`` first.
+    """
+    ink = max(0, text_width(text, scale) - scale)
+    return draw_text(image, ((image.width - ink) // 2, y), text, fill, scale)
+
+
+def _chars_per_line(width_px: int, scale: int) -> int:
+    _check_scale(scale)
+    return width_px // (CELL_W * scale)
+
+
+def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
+    """Greedy word wrap into lines that fit ``width_px``.
+
+    Words are separated by spaces (runs of spaces collapse); each '\\n' starts a new
+    line, so "a\\n\\nb" keeps its blank line and "" gives one empty line. A word too
+    long for a line is cut into line-sized pieces. Lines are never empty unless the
+    paragraph was; if not even one character fits, each line holds one character
+    anyway rather than looping or losing text.
+    """
+    per_line = max(1, _chars_per_line(width_px, scale))
+    lines: list[str] = []
+    for paragraph in _nfc(text).split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            if not word:
+                continue
+            if line and len(line) + 1 + len(word) <= per_line:
+                line += " " + word
+                continue
+            if line:
+                lines.append(line)
+            # Cut an over-long word; its last piece may still share a line.
+            while len(word) > per_line:
+                lines.append(word[:per_line])
+                word = word[per_line:]
+            line = word
+        lines.append(line)
+    return lines
+
+
+def fit(text: str, width_px: int, scale: int = 1) -> str:
+    """``text`` unchanged if it fits ``width_px``, else cut and ended with '…'.
+
+    Spaces before the ellipsis are dropped ("Hello…", not "Hello …"). Returns ""
+    when not even the ellipsis fits.
+    """
+    text = _nfc(text)
+    per_line = _chars_per_line(width_px, scale)
+    if len(text) <= per_line:
+        return text
+    if per_line < 1:
+        return ""
+    return text[: per_line - 1].rstrip(" ") + ELLIPSIS

@@ -1,0 +1,172 @@
+"""The LED chain under the board, as pure functions: a small model in, 24 colours out.
+
+Logical pixel order (the hardware LED map remaps it to the physical chain later):
+pixels 0-11 are the planets in :data:`~companion.games.entanglion.board.PLANETS`
+order, pixels 12-23 the detection-rate track spaces 1..12 (space 12 is the X).
+
+The model is a plain mapping; every key is optional::
+
+    {
+        "ships": {"mercurial": "ZERO", "rubicon": "PLUS"},  # planet or None
+        "components": ["OMEGA_ONE", ...],   # planets still holding a component
+        "highlight": ["PHI_MINUS"],         # steady warm white (setup placement)
+        "targets": ["PSI_PLUS", ...],       # choice targets: blink amber
+        "detection": 3,                     # space 1..12, or None for all off
+        "result": None,                     # or "won" / "lost"
+    }
+
+``phase`` is the only time input: the shell bumps it from a blink timer, and only
+runs that timer while :func:`blinking` says the frame depends on it, so an idle box
+never redraws. Brightness capping is the sink's job; these colours are the logical
+ones, and normal states stay clear of full white so a cap is rarely needed.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from collections.abc import Iterable, Mapping
+
+from companion.games.entanglion.board import MERCURIAL, PLANETS, RUBICON
+from companion.games.entanglion.cards import LAST_SPACE
+
+RGB = tuple[int, int, int]
+Frame = tuple[RGB, ...]
+
+OFF: RGB = (0, 0, 0)
+MERCURIAL_BLUE: RGB = (0, 80, 255)
+RUBICON_RED: RGB = (255, 0, 0)
+BOTH_VIOLET: RGB = (160, 0, 255)
+COMPONENT_DIM: RGB = (20, 20, 20)  # dim white: a component is there, nobody is
+HIGHLIGHT_WARM: RGB = (255, 170, 90)  # warm white, deliberately not (255, 255, 255)
+TARGET_AMBER: RGB = (255, 130, 0)
+LOST_RED: RGB = (255, 0, 0)
+WON_GREEN: RGB = (0, 255, 0)
+
+TRACK_NAMES = tuple(f"track{space}" for space in range(1, LAST_SPACE + 1))
+PIXELS: tuple[str, ...] = tuple(PLANETS) + TRACK_NAMES
+PIXEL_COUNT = len(PIXELS)  # 24
+TRACK_OFFSET = len(PLANETS)  # index of track1
+_PLANET_INDEX = {planet: i for i, planet in enumerate(PLANETS)}
+
+OFF_FRAME: Frame = (OFF,) * PIXEL_COUNT
+
+RESULTS = (None, "won", "lost")
+
+
+def _detection_colour(space: int) -> RGB:
+    """Green at space 1 to red at space 12 through yellow.
+
+    Red rises to full over the first half while green is full, then green falls:
+    every step changes one channel by a non-zero amount, so all 12 colours differ
+    and the hue falls strictly (the tests check both).
+    """
+    t = (space - 1) / (LAST_SPACE - 1)
+    return (round(255 * min(1.0, 2 * t)), round(255 * min(1.0, 2 * (1 - t))), 0)
+
+
+# DETECTION_COLOURS[space - 1] is the colour of a lit track space.
+DETECTION_COLOURS: tuple[RGB, ...] = tuple(
+    _detection_colour(space) for space in range(1, LAST_SPACE + 1)
+)
+
+
+def _rainbow(i: int, phase: int) -> RGB:
+    """Hue for planet pixel ``i`` of the win show; advancing phase rotates it."""
+    hue = ((i + phase) % len(PLANETS)) / len(PLANETS)
+    r, g, b = colorsys.hsv_to_rgb(hue, 1.0, 1.0)
+    return (round(255 * r), round(255 * g), round(255 * b))
+
+
+def _planets(value: Iterable[str] | None, key: str) -> set[str]:
+    """The planets named under ``key``; an unknown name is a caller bug, so raise."""
+    planets = set(value or ())
+    unknown = planets - _PLANET_INDEX.keys()
+    if unknown:
+        raise ValueError(f"unknown planet(s) in {key!r}: {sorted(unknown)}")
+    return planets
+
+
+def _ship_planet(ships: Mapping[str, str | None], ship: str) -> str | None:
+    planet = ships.get(ship)
+    if planet is not None and planet not in _PLANET_INDEX:
+        raise ValueError(f"unknown planet for {ship}: {planet!r}")
+    return planet
+
+
+def _validated_detection(detection: object) -> int | None:
+    if detection is None:
+        return None
+    # bool is an int subclass; True as "space 1" would only ever be a bug.
+    if isinstance(detection, bool) or not isinstance(detection, int):
+        raise ValueError(f"detection must be an int 1..{LAST_SPACE} or None: {detection!r}")
+    if not 1 <= detection <= LAST_SPACE:
+        raise ValueError(f"detection must be 1..{LAST_SPACE} or None: {detection!r}")
+    return detection
+
+
+def _planet_colours(model: Mapping, phase: int) -> list[RGB]:
+    ships = model.get("ships") or {}
+    mercurial = _ship_planet(ships, MERCURIAL)
+    rubicon = _ship_planet(ships, RUBICON)
+    components = _planets(model.get("components"), "components")
+    highlight = _planets(model.get("highlight"), "highlight")
+    targets = _planets(model.get("targets"), "targets")
+
+    colours = []
+    for planet in PLANETS:
+        # Precedence, lowest first: component < ship < highlight. A ship hides the
+        # component under it (the rule asks for "no ship there"); a highlight is a
+        # transient instruction from the current screen, so it wins while it lasts.
+        colour = OFF
+        if planet in components:
+            colour = COMPONENT_DIM
+        if planet == mercurial and planet == rubicon:
+            colour = BOTH_VIOLET
+        elif planet == mercurial:
+            colour = MERCURIAL_BLUE
+        elif planet == rubicon:
+            colour = RUBICON_RED
+        if planet in highlight:
+            colour = HIGHLIGHT_WARM
+        # Targets alternate with what the planet shows anyway, so a player can still
+        # see which ship or component sits on a planet they are choosing.
+        if planet in targets and phase % 2 == 0:
+            colour = TARGET_AMBER
+        colours.append(colour)
+    return colours
+
+
+def _track_colours(detection: int | None, result: str | None, phase: int) -> list[RGB]:
+    if result == "won":
+        return [WON_GREEN] * LAST_SPACE
+    if result == "lost":
+        x = LOST_RED if phase % 2 == 0 else OFF
+        return [LOST_RED] * (LAST_SPACE - 1) + [x]
+    lit = detection or 0
+    return [DETECTION_COLOURS[i] if i < lit else OFF for i in range(LAST_SPACE)]
+
+
+def entanglion_frame(model: Mapping, phase: int = 0) -> Frame:
+    """The 24 logical pixel colours for ``model`` at blink ``phase``.
+
+    Raises ``ValueError`` for an unknown planet, a detection outside 1..12 or an
+    unknown result: a wrong model is a bug upstream and should show in tests.
+    """
+    result = model.get("result")
+    if result not in RESULTS:
+        raise ValueError(f"result must be one of {RESULTS}: {result!r}")
+    detection = _validated_detection(model.get("detection"))
+
+    planets = _planet_colours(model, phase)  # validates planets even when won
+    if result == "won":
+        planets = [_rainbow(i, phase) for i in range(len(PLANETS))]
+    return tuple(planets + _track_colours(detection, result, phase))
+
+
+def blinking(model: Mapping) -> bool:
+    """Whether :func:`entanglion_frame` depends on ``phase`` for this model.
+
+    The shell runs a blink timer only while this is true, so a box waiting on a
+    player does not redraw at all.
+    """
+    return bool(model.get("targets")) or model.get("result") in ("won", "lost")

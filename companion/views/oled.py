@@ -1,0 +1,226 @@
+"""OLED screens: pure functions from a screen model to a 128x64 mode "1" image.
+
+A *screen model* is a plain dict built by the session and the game's ``ui`` module;
+its ``screen`` key picks the layout:
+
+- ``menu``: ``title``, ``text`` (context lines), ``items`` (labels), ``cursor``
+- ``text``: ``title``, ``lines``, ``hint``
+- ``status``: Entanglion's resting screen (see ``games.entanglion.ui.status``)
+- ``roll``: ``player``, ``die``, ``purpose``, ``value``, ``modifier``, ``modified``,
+  ``beat``, ``result`` and ``frame`` (an animation step, or None for the result)
+- ``card``: ``title``, ``kind``, ``name``, ``text``, ``footer``
+- ``error``, ``undo``: ``text``
+- ``end``: ``result`` (won/lost), ``reason``, ``turns``, ``detection``, ``parts``
+
+Text uses our own bitmap font, so images are pixel-exact across Pillow versions and
+golden-image tests can compare them bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PIL import Image, ImageDraw
+
+from .font import CELL_H, draw_centered, draw_text, fit, text_width, wrap
+
+WIDTH, HEIGHT = 128, 64
+BAR_H = 9  # title bar height
+LINE_H = 9  # body line pitch: six body lines under the bar
+BODY_Y = 10
+BODY_LINES = 6
+
+
+def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    return image, ImageDraw.Draw(image)
+
+
+def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = "") -> None:
+    """Inverted title bar: white with black text, so the title reads as a heading."""
+    draw.rectangle((0, 0, WIDTH - 1, BAR_H - 1), fill=1)
+    width = WIDTH - 2 - (text_width(right) + 2 if right else 0)
+    draw_text(image, (1, 1), fit(text, width), fill=0)
+    if right:
+        draw_text(image, (WIDTH - 1 - text_width(right), 1), right, fill=0)
+
+
+def _line(image: Image.Image, row: int, text: str, x: int = 0, fill: int = 1) -> None:
+    draw_text(image, (x, BODY_Y + row * LINE_H), fit(text, WIDTH - x), fill=fill)
+
+
+def _hint(image: Image.Image, text: str) -> None:
+    if text:
+        draw_text(image, (WIDTH - text_width(text), HEIGHT - CELL_H), text)
+
+
+def _boxes(draw: ImageDraw.ImageDraw, x: int, y: int, filled: int, total: int,
+           size: int = 5, step: int = 6) -> int:
+    """A row of small squares, the first ``filled`` solid (track and engine slots)."""
+    for i in range(total):
+        box = (x + i * step, y, x + i * step + size - 1, y + size - 1)
+        draw.rectangle(box, fill=1 if i < filled else 0, outline=1)
+    return x + total * step
+
+
+def menu(m: dict[str, Any]) -> Image.Image:
+    image, draw = _canvas()
+    _bar(image, draw, m["title"])
+    text = [line for t in m.get("text", []) for line in wrap(t, WIDTH)][:3]
+    for row, line in enumerate(text):
+        _line(image, row, line)
+    items, cursor = m["items"], m.get("cursor", 0)
+    rows = BODY_LINES - len(text)
+    top = min(max(0, cursor - rows + 1), max(0, len(items) - rows))
+    for i, label in enumerate(items[top:top + rows]):
+        row, index = len(text) + i, top + i
+        y = BODY_Y + row * LINE_H
+        selected = index == cursor
+        if selected:
+            draw.rectangle((0, y - 1, WIDTH - 8, y + CELL_H - 1), fill=1)
+        draw_text(image, (2, y), fit(label, WIDTH - 10), fill=0 if selected else 1)
+    if top > 0:
+        draw_text(image, (WIDTH - 6, BODY_Y + len(text) * LINE_H), "▲")
+    if top + rows < len(items):
+        draw_text(image, (WIDTH - 6, BODY_Y + (BODY_LINES - 1) * LINE_H), "▼")
+    return image
+
+
+def text_screen(m: dict[str, Any]) -> Image.Image:
+    image, draw = _canvas()
+    _bar(image, draw, m["title"])
+    lines = [line for t in m.get("lines", []) for line in wrap(t, WIDTH)]
+    hint = m.get("hint", "")
+    room = BODY_LINES - (1 if hint else 0)
+    if len(lines) > room:
+        lines = lines[:room - 1] + [fit(lines[room - 1] + " …", WIDTH)]
+    for row, line in enumerate(lines):
+        _line(image, row, line)
+    _hint(image, hint)
+    return image
+
+
+def status(m: dict[str, Any]) -> Image.Image:
+    image, draw = _canvas()
+    _bar(image, draw, f"{m['turn']}", f"turn {m['number']}")
+    det = m["detection"]
+    _line(image, 0, "Det")
+    end = _boxes(draw, 20, BODY_Y + 1, det["space"], 12)
+    draw_text(image, (end + 3, BODY_Y), f"={det['value']}")
+    ships = m["ships"]
+    names = list(ships)
+    _line(image, 1, f"{names[0][:1]} {ships[names[0]]:<7}{names[1][:1]} {ships[names[1]]}")
+    _line(image, 2, "Eng")
+    end = _boxes(draw, 20, BODY_Y + 2 * LINE_H + 1, m["engine_control"], 6)
+    draw_text(image, (end + 3, BODY_Y + 2 * LINE_H), f"{m['engine_control']}/6")
+    hand = m.get("hand")
+    _line(image, 3, "Hand " + (" ".join(hand) if hand is not None else
+                               f"{m['hand_count']} cards"))
+    if m["events"]:
+        _line(image, 4, "Ev " + ", ".join(m["events"]))
+    parts = m["parts"]
+    _line(image, 5, "Parts " + " ".join(f"{k[:1]}{v}" for k, v in parts.items())
+          + f" +{m['parts_left']} out")
+    return image
+
+
+_TUMBLE = (3, 7, 2, 5, 8, 1, 6, 4)  # faces shown while the die rolls (no chance here)
+
+
+def _die(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, face: str) -> None:
+    draw.rounded_rectangle((x, y, x + 33, y + 33), radius=5, outline=1, width=2)
+    w = text_width(face, 3)
+    draw_text(image, (x + 17 - w // 2, y + 6), face, scale=3)
+
+
+def roll(m: dict[str, Any]) -> Image.Image:
+    image, draw = _canvas()
+    _bar(image, draw, m["purpose"])
+    frame = m.get("frame")
+    centarious = m["die"] == "centarious"
+    if frame is not None:
+        face = str(frame % 2) if centarious else str(_TUMBLE[frame % len(_TUMBLE)])
+        _die(image, draw, 6 + (frame % 3) * 4, 16 + (frame % 2) * 6, face)
+        draw_text(image, (60, 30), "rolling" + "." * (frame % 4))
+        return image
+    _die(image, draw, 10, 20, str(m["value"]))
+    x = 54
+    draw_text(image, (x, 12), fit(m["player"], WIDTH - x))
+    if centarious:
+        draw_text(image, (x, 22), "Centarious")
+    else:
+        maths = str(m["value"])
+        if m.get("modifier"):
+            maths += f"{m['modifier']:+d}={m['modified']}"
+        if m.get("beat") is not None:
+            maths += f" >{m['beat']}?"
+        draw_text(image, (x, 22), fit(maths, WIDTH - x))
+    result = str(m.get("result") or "")
+    if result:
+        scale = 2 if text_width(result, 2) <= WIDTH - x else 1
+        y = 40
+        if result == "DETECTED":
+            draw.rectangle((x - 2, y - 2, WIDTH - 1, y + CELL_H * scale), fill=1)
+            draw_text(image, (x, y), result, fill=0, scale=scale)
+        else:
+            draw_text(image, (x, y), result, scale=scale)
+    return image
+
+
+def card(m: dict[str, Any]) -> Image.Image:
+    image, draw = _canvas()
+    _bar(image, draw, m["title"], "EVENT" if m["kind"] == "event" else "PART")
+    draw_centered(image, BODY_Y + 1, fit(m["name"], WIDTH))
+    draw.line((8, BODY_Y + 10, WIDTH - 9, BODY_Y + 10), fill=1)
+    for row, line in enumerate(wrap(m["text"], WIDTH)[:4]):
+        draw_text(image, (0, BODY_Y + 13 + row * CELL_H), line)
+    footer = m.get("footer", "")
+    if footer:
+        draw_text(image, (WIDTH - text_width(fit(footer, WIDTH)), HEIGHT - CELL_H),
+                  fit(footer, WIDTH))
+    return image
+
+
+def _message(title: str, text: str, hint: str) -> Image.Image:
+    image, draw = _canvas()
+    _bar(image, draw, title)
+    lines = wrap(text, WIDTH - 4)[:BODY_LINES - 1]
+    top = BODY_Y + (BODY_LINES - 1 - len(lines)) * LINE_H // 2
+    for row, line in enumerate(lines):
+        draw_centered(image, top + row * LINE_H, line)
+    _hint(image, hint)
+    return image
+
+
+def error(m: dict[str, Any]) -> Image.Image:
+    return _message("! Not possible", m["text"], "OK")
+
+
+def undo(m: dict[str, Any]) -> Image.Image:
+    return _message("Undone", m["text"], "OK")
+
+
+def end(m: dict[str, Any]) -> Image.Image:
+    image, draw = _canvas()
+    won = m["result"] == "won"
+    if won:
+        draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+    draw_centered(image, 4, "WON!" if won else "LOST", scale=3)
+    lines = wrap(m["reason"], WIDTH - 4)[:2]
+    for row, line in enumerate(lines):
+        draw_centered(image, 28 + row * CELL_H, line)
+    summary = f"{m['turns']} turns, {m['parts']}/8 parts"
+    draw_centered(image, 46, fit(summary, WIDTH - 4))
+    draw_text(image, (WIDTH - 2 - text_width("OK"), HEIGHT - CELL_H - 1), "OK")
+    return image
+
+
+LAYOUTS: dict[str, Callable[[dict[str, Any]], Image.Image]] = {
+    "menu": menu, "text": text_screen, "status": status, "roll": roll, "card": card,
+    "error": error, "undo": undo, "end": end,
+}
+
+
+def render(model: dict[str, Any]) -> Image.Image:
+    """The OLED image for a screen model."""
+    return LAYOUTS[model["screen"]](model)

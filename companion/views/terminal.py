@@ -1,0 +1,223 @@
+"""Text renderers for the terminal simulator: the OLED as half blocks, the LEDs as a map.
+
+Pure functions returning lists of lines; the simulator decides where they go.
+
+:func:`board_map` with ``colour=False`` (files, pipes) uses one letter per planet
+pixel, picked as the nearest named colour in :mod:`companion.views.leds`:
+
+    M Mercurial blue   R Rubicon red   B both (violet)   c component (dim white)
+    * target (amber)   w highlight (warm white)   o off   ? none of those (win show)
+
+and ``#`` / ``.`` for a lit / unlit detection-track space.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Sequence
+
+from PIL import Image
+
+from companion.games.entanglion.board import (
+    MINUS,
+    OMEGA_ONE,
+    OMEGA_THREE,
+    OMEGA_TWO,
+    OMEGA_ZERO,
+    ONE,
+    PHI_MINUS,
+    PHI_PLUS,
+    PLANETS,
+    PLUS,
+    PSI_MINUS,
+    PSI_PLUS,
+    RING,
+    ZERO,
+)
+from companion.games.entanglion.cards import TRACK
+
+from . import leds
+
+RGB = tuple[int, int, int]
+
+# Indexed by (top lit) * 2 + (bottom lit).
+_CELLS = (" ", "▄", "▀", "█")
+# bytes.translate tables: any non-zero grey level counts as lit.
+_TOP_BIT = bytes([0] + [2] * 255)
+_BOTTOM_BIT = bytes([0] + [1] * 255)
+
+
+def halfblocks(image: Image.Image, border: bool = False) -> list[str]:
+    """A mode "1" image as text: one character per pixel column and two pixel rows.
+
+    A 128x64 image gives 32 lines of 128 characters; ``border=True`` adds a
+    box-drawing frame (34 lines of 130). An odd last row is paired with a blank one.
+    """
+    if image.mode != "1":
+        raise ValueError(f"halfblocks wants a mode '1' image, got {image.mode!r}")
+    width, height = image.size
+    # One C-level conversion to a byte per pixel instead of getpixel per pixel; mode
+    # "1" tobytes() is bit-packed and padded per row, which is fiddlier to slice.
+    data = image.convert("L").tobytes()
+    blank = bytes(width)
+    cells = _CELLS.__getitem__
+    lines = []
+    for y in range(0, height, 2):
+        top = data[y * width : (y + 1) * width].translate(_TOP_BIT)
+        bottom = data[(y + 1) * width : (y + 2) * width] if y + 1 < height else blank
+        bottom = bottom.translate(_BOTTOM_BIT)
+        lines.append("".join(map(cells, map(operator.or_, top, bottom))))
+    if border:
+        lines = ["┌" + "─" * width + "┐"] + [f"│{line}│" for line in lines] + ["└" + "─" * width + "┘"]
+    return lines
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def ansi_strip(text: str) -> str:
+    """``text`` without SGR escape codes (what a terminal would show)."""
+    return _ANSI.sub("", text)
+
+
+RESET = "\x1b[0m"
+OFF_GREY: RGB = (70, 70, 70)  # an unlit pixel: visible on a dark terminal, clearly not lit
+# A real LED at 20/255 is plainly lit, but that colour is near-black on screen, darker
+# than OFF_GREY. Dim colours are scaled up (hue kept) until their brightest channel
+# reaches this floor; colours at or above it are shown exactly as the frame has them.
+DISPLAY_FLOOR = 140
+
+
+def display_colour(rgb: RGB) -> RGB:
+    """The on-screen colour for a lit LED colour: exact unless too dim to see."""
+    peak = max(rgb)
+    if peak == 0 or peak >= DISPLAY_FLOOR:
+        return rgb
+    scale = DISPLAY_FLOOR / peak
+    return (round(rgb[0] * scale), round(rgb[1] * scale), round(rgb[2] * scale))
+
+
+def _fg(rgb: RGB, text: str) -> str:
+    return f"\x1b[38;2;{rgb[0]};{rgb[1]};{rgb[2]}m{text}{RESET}"
+
+
+# Letter codes for colour=False, keyed by the named constants so the mapping follows
+# any change of palette in leds.py.
+LETTERS: tuple[tuple[RGB, str], ...] = (
+    (leds.OFF, "o"),
+    (leds.MERCURIAL_BLUE, "M"),
+    (leds.RUBICON_RED, "R"),
+    (leds.BOTH_VIOLET, "B"),
+    (leds.COMPONENT_DIM, "c"),
+    (leds.TARGET_AMBER, "*"),
+    (leds.HIGHLIGHT_WARM, "w"),
+)
+# Further than this (Euclidean) from every named colour gets '?': naming a rainbow
+# hue after its nearest palette entry would claim a state the board is not in.
+UNNAMED_DISTANCE = 60
+
+
+def letter(rgb: RGB) -> str:
+    """The letter of the nearest named planet colour, or '?' if none is close."""
+
+    def distance2(entry: tuple[RGB, str]) -> int:
+        return sum((a - b) ** 2 for a, b in zip(entry[0], rgb))
+
+    nearest = min(LETTERS, key=distance2)
+    return nearest[1] if distance2(nearest) <= UNNAMED_DISTANCE**2 else "?"
+
+
+LABELS: dict[str, str] = {
+    ZERO: "0",
+    ONE: "1",
+    PLUS: "+",
+    MINUS: "-",
+    OMEGA_ZERO: "Ω0",
+    OMEGA_ONE: "Ω1",
+    PSI_MINUS: "Ψ-",
+    PHI_MINUS: "Φ-",
+    OMEGA_THREE: "Ω3",
+    OMEGA_TWO: "Ω2",
+    PHI_PLUS: "Φ+",
+    PSI_PLUS: "Ψ+",
+}
+
+# Ring slots (row, column) clockwise from the top, matching RING's printed order.
+_RING_SLOTS = ((1, 28), (2, 34), (4, 38), (6, 34), (7, 28), (6, 22), (4, 18), (2, 22))
+# (row, column) of every planet cell; rows 0 and 3 carry galaxy names.
+_PLANET_AT: dict[str, tuple[int, int]] = {
+    ZERO: (1, 1),
+    ONE: (1, 6),
+    PLUS: (4, 1),
+    MINUS: (4, 6),
+    **dict(zip(RING, _RING_SLOTS)),
+}
+_TITLES = ((0, 0, "Centarious"), (3, 0, "Superious"), (0, 24, "Entanglion"))
+_MAP_ROWS = 8
+_TRACK_LABEL = "Detection "
+MAP_WIDTH = 41  # the widest visible line board_map produces (the tests hold it to this)
+
+
+class _Canvas:
+    """Rows of (column, visible text, rendered text); escape codes take no columns."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows: list[list[tuple[int, str, str]]] = [[] for _ in range(rows)]
+
+    def put(self, row: int, col: int, visible: str, rendered: str | None = None) -> None:
+        self.rows[row].append((col, visible, visible if rendered is None else rendered))
+
+    def lines(self) -> list[str]:
+        out = []
+        for row in self.rows:
+            line, used = "", 0
+            for col, visible, rendered in sorted(row):
+                line += " " * max(0, col - used) + rendered
+                used = max(used, col) + len(visible)
+            out.append(line)
+        return out
+
+
+def _planet_glyph(rgb: RGB, colour: bool) -> str:
+    if not colour:
+        return letter(rgb)
+    if rgb == leds.OFF:
+        return _fg(OFF_GREY, "○")
+    return _fg(display_colour(rgb), "●")
+
+
+def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
+    """A compact map of the board showing ``frame`` (24 logical pixel colours).
+
+    Centarious and Superious on the left, the Entanglion ring clockwise from
+    OMEGA ZERO at the top, and the detection track underneath. ``colour=True`` uses
+    24-bit ANSI colours; ``colour=False`` uses letters (see the module docstring) and
+    adds a ``#``/``.`` row under the track values. Expects the logical frame from
+    :func:`companion.views.leds.entanglion_frame`, before any brightness cap.
+    """
+    if len(frame) != leds.PIXEL_COUNT:
+        raise ValueError(f"frame must have {leds.PIXEL_COUNT} pixels, got {len(frame)}")
+    canvas = _Canvas(_MAP_ROWS)
+    for row, col, title in _TITLES:
+        canvas.put(row, col, title)
+    for i, planet in enumerate(PLANETS):
+        row, col = _PLANET_AT[planet]
+        glyph = _planet_glyph(tuple(frame[i]), colour)
+        canvas.put(row, col, "x" + LABELS[planet], glyph + LABELS[planet])
+    lines = canvas.lines()
+
+    track = [tuple(rgb) for rgb in frame[leds.TRACK_OFFSET :]]
+    values = [str(value) for value in TRACK]
+    lines.append("")
+    if colour:
+        cells = [
+            _fg(display_colour(rgb) if any(rgb) else OFF_GREY, value)
+            for rgb, value in zip(track, values)
+        ]
+        lines.append(_TRACK_LABEL + " ".join(cells))
+    else:
+        lines.append(_TRACK_LABEL + " ".join(values))
+        marks = ["#" if any(rgb) else "." for rgb in track]
+        lines.append(" " * len(_TRACK_LABEL) + " ".join(marks))
+    return lines

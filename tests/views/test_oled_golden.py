@@ -1,0 +1,96 @@
+"""Every OLED screen type, compared pixel for pixel with a golden PNG.
+
+Goldens live in ``tests/views/golden``. When a layout changes on purpose, run
+``pytest tests/views/test_oled_golden.py --update-goldens``, look at the new PNGs,
+and commit them with the change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from companion.views import oled
+
+GOLDEN = Path(__file__).parent / "golden"
+
+STATUS = {
+    "screen": "status", "turn": "Mercurial", "number": 5,
+    "detection": {"space": 2, "value": 2},
+    "ships": {"Mercurial": "|0>", "Rubicon": "PHI+"}, "engine_control": 3,
+    "hand": ["X", "H", "CNOT"], "hand_count": 3, "events": ["Heisenberg"],
+    "parts": {"Mercurial": 2, "Rubicon": 1}, "parts_left": 5,
+}
+ROLL = {
+    "screen": "roll", "player": "Rubicon", "die": "d8", "purpose": "Orbital defence",
+    "value": 1, "modifier": 0, "modified": 1, "beat": 2, "result": "DETECTED", "frame": None,
+}
+
+SCREENS = {
+    "menu-main": {"screen": "menu", "title": "Companion", "text": ["Choose a game"],
+                  "items": ["Resume game #3", "New Entanglion (ends #3)"], "cursor": 0},
+    "menu-setup": {"screen": "menu", "title": "Setup 1/3: Difficulty", "text": [],
+                   "items": ["Easy: track at 1", "Easy: track at 2", "Hard: track at 3"],
+                   "cursor": 2},
+    "menu-scrolled": {"screen": "menu", "title": "Mercurial: your move", "text": [],
+                      "items": ["H -> |+>", "X -> |1>", "CNOT -> no effect", "Exchange H",
+                                "Exchange X", "Exchange CNOT", "Undo last action",
+                                "Main menu (keep)", "End this game"], "cursor": 6},
+    "prompt-shielding": {"screen": "menu", "title": "Magnetic Shielding",
+                         "text": ["Rolled 2 (Orbital defence)"],
+                         "items": ["Keep the roll", "Re-roll"], "cursor": 1},
+    "setup-place": {"screen": "text", "title": "Setup: parts 1/8",
+                    "lines": ["Put Quantum Gates", "on PHI PLUS"], "hint": "OK next"},
+    "notice-long": {"screen": "text", "title": "What happened",
+                    "lines": ["H: M|+> R|0>", "Mercurial take CNOT", "Engine control cleared",
+                              "Quantum event! (engine control full)", "Shuffle engine discard",
+                              "one line too many"], "hint": "OK next"},
+    "status": STATUS,
+    "status-physical": {**STATUS, "hand": None, "events": [], "engine_control": 6,
+                        "detection": {"space": 11, "value": 7}},
+    "roll-frame": {**ROLL, "frame": 3},
+    "roll-detected": ROLL,
+    "roll-evaded-modifier": {**ROLL, "value": 4, "modifier": 1, "modified": 5,
+                             "result": "evaded"},
+    "roll-centarious": {"screen": "roll", "player": "Mercurial", "die": "centarious",
+                        "purpose": "Evasive jump", "value": 1, "modifier": 0, "modified": 1,
+                        "beat": None, "result": "|1>", "frame": None},
+    "card-event": {"screen": "card", "kind": "event", "title": "Rubicon draws",
+                   "name": "Heisenberg",
+                   "text": "Roll d8, both ships jump around the ring; no defences "
+                           "(Event action).", "footer": "Rubicon keeps it"},
+    "card-component": {"screen": "card", "kind": "component", "title": "Retrieved!",
+                       "name": "Quantum Gates", "text": "Exchange: draw 2, keep 1.",
+                       "footer": "aboard Mercurial"},
+    "error": {"screen": "error", "text": "Mercurial has no SWAP in hand (hand: X, H, CNOT)"},
+    "undo": {"screen": "undo", "text": "Mercurial: navigate H"},
+    "end-won": {"screen": "end", "result": "won", "reason": "all eight components are aboard",
+                "turns": 31, "detection": {"space": 7, "value": 4}, "parts": 8},
+    "end-lost": {"screen": "end", "result": "lost", "reason": "the detection rate reached X",
+                 "turns": 23, "detection": {"space": 12, "value": "X"}, "parts": 5},
+}
+
+
+def test_every_layout_has_a_golden():
+    assert {m["screen"] for m in SCREENS.values()} == set(oled.LAYOUTS)
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_screen_matches_golden(name, request):
+    image = oled.render(SCREENS[name])
+    assert image.mode == "1" and image.size == (128, 64)
+    path = GOLDEN / f"{name}.png"
+    if request.config.getoption("--update-goldens"):
+        image.save(path)
+        return
+    assert path.exists(), f"no golden {path.name}: run pytest with --update-goldens"
+    golden = Image.open(path).convert("1")
+    diff = ImageChops.logical_xor(image, golden).getbbox()  # difference() misreads mode "1"
+    assert diff is None, f"{name} differs from its golden in the box {diff}"
+
+
+def test_rendering_is_deterministic():
+    for model in SCREENS.values():
+        assert oled.render(model).tobytes() == oled.render(model).tobytes()
