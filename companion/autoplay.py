@@ -1,0 +1,99 @@
+"""A player that plays the box through its inputs, one simulator command at a time.
+
+It reads the screen the way a person would (what is shown, whose turn, what is
+asked) and answers with a command: ``tap 1 H``, ``press exchange``, ``press down``.
+So a game it plays goes through exactly the path real presses and taps take. Tests
+use it to write end-to-end scripts, ``bench/latency.py`` to drive a long game, and
+the reliability suite to soak the box.
+
+With ``taps=False`` it uses the buttons alone, which proves that every action is
+reachable on a box without RFID.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .games.entanglion import board
+from .session import Session
+
+TAPPED_PROMPTS = ("draw", "mechanic", "quantum_gates", "discard")
+
+
+class AutoPlayer:
+    def __init__(self, seed: int = 0, taps: bool = True, options: dict[str, Any] | None = None):
+        self.rnd = random.Random(seed)
+        self.taps = taps
+        self.options = options or {}  # setup choices: start_space, deck, dice
+        self._plan: list[str] = []
+
+    def next_command(self, s: Session) -> str | None:
+        """The next command to type, or None when the game is over."""
+        if self._plan:
+            return self._plan.pop(0)
+        screen = s.screen()
+        if s.overlay is not None or s.notices:
+            return "press ok"
+        if s.mode == "menu":
+            items = screen["items"]
+            target = next(i for i, label in enumerate(items) if label.startswith("New"))
+            return self._move_to(screen["cursor"], target, len(items))
+        if s.mode == "setup":
+            step = s.ui.SETUP_STEPS[s.setup_step]
+            values = [v for _, v in step.choices]
+            want = self.options.get(step.key, values[s.cursor])
+            return self._move_to(screen["cursor"], values.index(want), len(values))
+        g = s.game
+        if g.status in ("won", "lost"):
+            return None
+        pads = {seat: pad for pad, seat in sorted(s.config.pads.items(), reverse=True)}
+        if s.menu is not None:  # a menu we opened: the plan says what to pick
+            return "press back"
+        if g.pending:
+            options = g.pending["options"]
+            i = self.rnd.randrange(len(options))
+            if self.taps and g.pending["kind"] in TAPPED_PROMPTS and options[i] != "stop":
+                return f"tap {pads[g.pending['player']]} {options[i]}"
+            return self._move_to(screen["cursor"], i, len(options))
+        act = self._choose(g)
+        pad = pads[act["player"]]
+        if self.taps and act["do"] in ("navigate", "event"):
+            return f"tap {pad} {act['card']}"
+        if self.taps and act["do"] == "exchange":
+            self._plan = [f"tap {pad} {act['card']}"]
+            return "press exchange"
+        if act["do"] == "retrieve":
+            return "press retrieve"
+        # buttons alone: the action menu lists the legal actions in order
+        legal = g.legal_actions()
+        index = legal.index(act)
+        self._plan = self._moves(0, index, len(legal) + 3) + ["press ok"]
+        return "press ok"
+
+    def _choose(self, g: Any) -> dict[str, Any]:
+        """Retrieve when possible, else fly towards a component, else anything."""
+        acts = g.legal_actions()
+        for a in acts:
+            if a["do"] == "retrieve":
+                return a
+        s = g.state
+        towards = []
+        for a in acts:
+            if a["do"] == "navigate":
+                dest = board.navigate(a["card"], a["player"], s.pos,
+                                      s.options["cnot_phase_kickback"])
+                if dest[0] == dest[1] and s.planet_components.get(dest[0]):
+                    towards.append(a)
+        return self.rnd.choice(towards or acts)
+
+    def _moves(self, cursor: int, target: int, n: int) -> list[str]:
+        down = (target - cursor) % n
+        return ["press down"] * down if down <= n - down else ["press up"] * (n - down)
+
+    def _move_to(self, cursor: int, target: int, n: int) -> str:
+        moves = self._moves(cursor, target, n)
+        if not moves:
+            return "press ok"
+        self._plan = moves[1:] + ["press ok"]
+        return moves[0]
