@@ -80,15 +80,8 @@ class Sim:
         if not words:
             return True
         cmd, args = words[0].lower(), words[1:]
-        if cmd in ("press", "hold"):
-            if len(args) != 1 or args[0].upper() not in BUTTONS:
-                raise ScriptError(f"{cmd} needs one of: {', '.join(b.lower() for b in BUTTONS)}")
-            event = (Press if cmd == "press" else Hold)(args[0].upper())
-            self._input(event)
-        elif cmd == "tap":
-            if len(args) < 2 or not args[0].isdigit():
-                raise ScriptError("tap needs a pad number and a card name or uid=HEX")
-            self._input(Tag(int(args[0]), self._uid(" ".join(args[1:]))))
+        if cmd in ("press", "hold", "tap"):
+            self._input(self.event(line))
         elif cmd == "wait":
             try:
                 seconds = float(args[0]) if len(args) == 1 else -1.0
@@ -109,6 +102,20 @@ class Sim:
             raise ScriptError(f"unknown command {cmd!r} (try help)")
         return True
 
+    def event(self, line: str) -> Press | Hold | Tag:
+        """The input event a ``press``, ``hold`` or ``tap`` command stands for."""
+        words = line.split("#", 1)[0].split()
+        cmd, args = words[0].lower(), words[1:]
+        if cmd in ("press", "hold"):
+            if len(args) != 1 or args[0].upper() not in BUTTONS:
+                raise ScriptError(f"{cmd} needs one of: {', '.join(b.lower() for b in BUTTONS)}")
+            return (Press if cmd == "press" else Hold)(args[0].upper())
+        if cmd == "tap":
+            if len(args) < 2 or not args[0].isdigit():
+                raise ScriptError("tap needs a pad number and a card name or uid=HEX")
+            return Tag(int(args[0]), self._uid(" ".join(args[1:])))
+        raise ScriptError(f"{cmd!r} is not an input")
+
     def _uid(self, what: str) -> str:
         if what.lower().startswith("uid="):
             raw = what[4:]
@@ -125,9 +132,9 @@ class Sim:
     def _input(self, event: Any) -> None:
         self.box.handle(event)
         self._record()
-        self._settle()
+        self.settle()
 
-    def _settle(self) -> None:
+    def settle(self) -> None:
         """Play a die animation to its end (the box would show it over ~0.5 s)."""
         for _ in range(MAX_TICKS):
             if self.box.tick_interval() != ROLL_STEP:

@@ -17,7 +17,7 @@ def _commands() -> list[str]:
 
 def test_readme_starts_with_a_main_command_and_a_test_command():
     main, test = _commands()[:2]
-    assert main.startswith("python3 -m venv .venv") and "companion scenario" in main
+    assert main.startswith("python3 -m venv .venv") and "companion sim" in main
     assert test.startswith("python3 -m venv .venv") and "pytest" in test
     for path in re.findall(r"\b(examples/\S+\.json)", main):
         assert (ROOT / path).is_file(), path
