@@ -29,6 +29,7 @@ from .registry import Registry
 ROLL_FRAMES = 6  # animation steps before a die shows its number
 ROLL_STEP = 0.08  # seconds per animation step
 BLINK_STEP = 0.5  # seconds per blink phase
+LIGHT_SHOW = 20  # blink phases of the win/loss show; then the LEDs rest
 SEATS = ("mercurial", "rubicon")
 
 
@@ -76,6 +77,7 @@ class Session:
         self.overlay: dict[str, Any] | None = None  # error, undo notice or info card
         self.anim = 0  # roll animation steps still to show
         self.phase = 0  # blink phase for the LEDs
+        self.resumable: int | None = None  # the unfinished game the main menu offers
         record = journal.unfinished()
         if record is not None:
             self._resume(record)
@@ -112,6 +114,9 @@ class Session:
         """
         if self.anim and self.notices and self.overlay is None:
             return ROLL_STEP
+        if blinking and self.game is not None and self.game.status in ("won", "lost") \
+                and self.phase >= LIGHT_SHOW:
+            return None
         return BLINK_STEP if blinking else None
 
     # ------------------------------------------------------------------ input
@@ -180,10 +185,10 @@ class Session:
 
     def _main_menu(self) -> dict[str, Any]:
         items = []
-        record = self.journal.unfinished()
-        if record is not None:
-            items.append(entanglion.Item(f"Resume game #{record.id}", {"resume": record.id}))
-        label = "New Entanglion" + (f" (ends #{record.id})" if record else "")
+        gid = self.resumable
+        if gid is not None:
+            items.append(entanglion.Item(f"Resume game #{gid}", {"resume": gid}))
+        label = "New Entanglion" + (f" (ends #{gid})" if gid is not None else "")
         items.append(entanglion.Item(label, {"new": "entanglion"}))
         return {"title": "Companion", "text": ["Choose a game"], "items": items}
 
@@ -269,8 +274,7 @@ class Session:
                 self._close()
                 self._undo()
             elif item.label.startswith("Main menu"):
-                self._close()
-                self.mode, self.game, self.game_id = "menu", None, None
+                self._leave()
             elif item.label.startswith("End"):
                 self._open("confirm_end", {
                     "title": f"End game #{self.game_id}?", "text": ["It cannot be resumed"],
@@ -311,13 +315,13 @@ class Session:
             self.cursor = self._setup_default()
 
     def _start_game(self) -> None:
-        old = self.journal.unfinished()
         seed = self.seed_source()
         options = dict(self.setup_choices)
         g = self.ui.new_game(seed, options)
         try:
-            if old is not None:
-                self.journal.abandon(old.id)
+            if self.resumable is not None:
+                self.journal.abandon(self.resumable)
+                self.resumable = None
             game_id = self.journal.new_game(self.ui.NAME, seed, options, {})
         except JournalError as exc:
             self._error(f"Not saved: {exc}")
@@ -330,7 +334,7 @@ class Session:
     def _resume(self, record: Any) -> None:
         inputs = Journal.effective_inputs(record.entries)
         self.game = self.ui.replay(record.seed, record.options, record.setup, inputs)
-        self.game_id, self.mode = record.id, "game"
+        self.game_id, self.mode, self.resumable = record.id, "game", None
         self._close()
         self.page = 0
         self._show([{"screen": "text", "title": f"Game #{record.id} resumed",
@@ -338,6 +342,8 @@ class Session:
                                f"{len(inputs)} inputs replayed"], "hint": "OK"}])
 
     def _leave(self) -> None:
+        """Back to the main menu; an unfinished game stays in the journal to resume."""
+        self.resumable = self.game_id if self._status() == "playing" else None
         self.mode, self.game, self.game_id = "menu", None, None
         self._close()
 
@@ -348,6 +354,7 @@ class Session:
             self._error(f"Not saved: {exc}")
             return
         self._leave()
+        self.resumable = None
 
     # ------------------------------------------------------------------ game inputs
 
@@ -389,6 +396,7 @@ class Session:
         except IllegalAction as exc:  # e.g. a forced die that cannot be used
             self._error(str(exc))
             return
+        self.phase = 0  # blinking and the end-of-game show start afresh
         try:
             self.journal.record(self.game_id, g.inputs[-1], turns=self.ui.turns(g),
                                 status=self._status(), reason=self.ui.result_reason(g))
