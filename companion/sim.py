@@ -250,11 +250,11 @@ def run_script(sim: Sim, lines: Iterable[str], source: str, out: IO[str]) -> int
 
 def interactive(sim: Sim, colour: bool) -> int:
     tty = sys.stdout.isatty()
-    print(HELP)
     while True:
         if tty:
             sys.stdout.write("\x1b[H\x1b[2J")
         print(sim.render(colour=colour))
+        print("press ok|back|up|down|retrieve|exchange  hold back  tap PAD CARD  help  quit")
         try:
             line = input("> ")
         except (EOFError, KeyboardInterrupt):

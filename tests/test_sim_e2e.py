@@ -44,6 +44,16 @@ def test_a_scripted_game_to_a_win(tmp_path):
     listing = subprocess.run(COMPANION + ["games", "--state-dir", str(tmp_path / "s")],
                              capture_output=True, text=True)
     assert listing.returncode == 0 and " won " in listing.stdout
+    # A journal game exports as a scenario that replays to the same end.
+    export = subprocess.run(COMPANION + ["games", "export", str(record.id), "--state-dir",
+                                         str(tmp_path / "s")], capture_output=True, text=True)
+    assert export.returncode == 0, export.stderr
+    replayed = subprocess.run(COMPANION + ["scenario", "-"], input=export.stdout,
+                              capture_output=True, text=True)
+    assert replayed.returncode == 0 and json.loads(replayed.stdout)["status"] == "won"
+    missing = subprocess.run(COMPANION + ["games", "export", "99", "--state-dir",
+                                          str(tmp_path / "s")], capture_output=True, text=True)
+    assert missing.returncode == 2 and "no game 99" in missing.stderr
 
 
 def test_a_buttons_only_game_to_a_loss(tmp_path):
