@@ -16,6 +16,7 @@ If the journal cannot write, the input is taken back and the players are told.
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -25,6 +26,8 @@ from .games.entanglion import ui as entanglion
 from .inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP, Event, Hold, Press, Tag, Tick
 from .journal import Journal, JournalError
 from .registry import Registry
+
+log = logging.getLogger(__name__)
 
 ROLL_FRAMES = 6  # animation steps before a die shows its number
 ROLL_STEP = 0.08  # seconds per animation step
@@ -80,7 +83,14 @@ class Session:
         self.resumable: int | None = None  # the unfinished game the main menu offers
         record = journal.unfinished()
         if record is not None:
-            self._resume(record)
+            try:
+                self._resume(record)
+            except Exception as exc:  # noqa: BLE001 - whatever it is, the box must start
+                # The game stays in the journal untouched ('companion games export').
+                self.mode, self.game, self.game_id = "menu", None, None
+                log.error("game #%s cannot be resumed: %s: %s", record.id,
+                          type(exc).__name__, exc)
+                self._error(f"Game #{record.id} cannot be resumed (see the log)")
 
     # ------------------------------------------------------------------ outputs
 
@@ -129,11 +139,11 @@ class Session:
             else:
                 self.phase += 1
             return
-        if isinstance(event, Hold) and event.button == BACK:
-            self.overlay, self.notices, self.anim = None, [], 0
-            self._undo()
-            return
         button = event.button if isinstance(event, (Press, Hold)) else None
+        if isinstance(event, Hold) and button == BACK:
+            self.overlay = None
+            self._keeping_notices(self._undo)
+            return
         if self.overlay is not None:
             self.overlay = None
             if button in (OK, BACK, UP, DOWN):
@@ -147,13 +157,22 @@ class Session:
                 return
             if button in (BACK, UP, DOWN):
                 if button == BACK:
-                    self.notices, self.anim = [], 0
+                    self.notices = []
+                    self._start_front()
                 return
-            self.notices, self.anim = [], 0  # a new action moves on
         if isinstance(event, Tag):
-            self._tag(event)
+            self._keeping_notices(lambda: self._tag(event))
         elif button is not None:
-            self._button(button)
+            self._keeping_notices(lambda: self._button(button))
+
+    def _keeping_notices(self, act: Callable[[], None]) -> None:
+        """Run ``act``: an accepted input moves on from the notices; one that only put
+        up an error or an info card leaves them (and a rolling die) to read after it."""
+        unread, anim = self.notices, self.anim
+        self.notices, self.anim = [], 0
+        act()
+        if self.overlay is not None and not self.notices and self.overlay["screen"] != "undo":
+            self.notices, self.anim = unread, anim
 
     # ------------------------------------------------------------------ menus
 
@@ -324,7 +343,7 @@ class Session:
                 self.resumable = None
             game_id = self.journal.new_game(self.ui.NAME, seed, options, {})
         except JournalError as exc:
-            self._error(f"Not saved: {exc}")
+            self._journal_error("Not saved", exc)
             return
         self.game, self.game_id, self.mode = g, game_id, "game"
         self._close()
@@ -351,7 +370,7 @@ class Session:
         try:
             self.journal.abandon(self.game_id)
         except JournalError as exc:
-            self._error(f"Not saved: {exc}")
+            self._journal_error("Not saved", exc)
             return
         self._leave()
         self.resumable = None
@@ -372,6 +391,9 @@ class Session:
         if card.game != self.ui.NAME:
             self._error(f"That is a {card.game} card")
             return
+        if not self.ui.card_from_tag(card):  # e.g. a typo in a hand-edited registry
+            self._error(f"Registry card {card.name!r} is not in {self.ui.TITLE}")
+            return
         exchange = self.menu is not None and self.menu.kind == "exchange"
         if self.menu is not None and self.menu.kind != "exchange":
             self._close()
@@ -381,31 +403,32 @@ class Session:
             self._error(result)
         elif "screen" in result:
             self.overlay = result
-        else:
-            self._close()
-            self._apply(result)
+        elif self._apply(result):
+            self._close()  # a refused exchange keeps its menu open for the right card
 
-    def _apply(self, act: dict[str, Any]) -> None:
+    def _apply(self, act: dict[str, Any]) -> bool:
+        """Push an engine input, journal it, then show it; False if it was refused."""
         g = self.game
         reason = g.check(act)
         if reason is not None:
             self._error(reason)
-            return
+            return False
         try:
             entries = g.push(act)
         except IllegalAction as exc:  # e.g. a forced die that cannot be used
             self._error(str(exc))
-            return
+            return False
         self.phase = 0  # blinking and the end-of-game show start afresh
         try:
             self.journal.record(self.game_id, g.inputs[-1], turns=self.ui.turns(g),
                                 status=self._status(), reason=self.ui.result_reason(g))
         except JournalError as exc:
             g.pop()
-            self._error(f"Not saved, not done: {exc}")
-            return
+            self._journal_error("Not saved, not done", exc)
+            return False
         self.page = 0
         self._show(self.ui.notices(g, entries))
+        return True
 
     def _undo(self) -> None:
         if self.mode != "game":
@@ -420,7 +443,7 @@ class Session:
             self.journal.record_undo(self.game_id, turns=self.ui.turns(g), status=self._status())
         except JournalError as exc:
             g.push(act)  # deterministic: the same outcome comes back
-            self._error(f"Not saved, not undone: {exc}")
+            self._journal_error("Not saved, not undone", exc)
             return
         self._close()
         self.overlay = {"screen": "undo", "text": _describe(act)}
@@ -441,9 +464,16 @@ class Session:
 
     def _start_front(self) -> None:
         self.anim = ROLL_FRAMES if self.notices and self.notices[0]["screen"] == "roll" else 0
+        if not self.notices:
+            self.phase = 0  # the end-of-game show starts with the end screen
 
     def _error(self, text: str) -> None:
         self.overlay = {"screen": "error", "text": text}
+
+    def _journal_error(self, what: str, exc: Exception) -> None:
+        """The OLED gets the gist; the log (journald) gets the file and the cause."""
+        log.error("%s: %s", what, exc)
+        self._error(f"{what}: the journal cannot be written (see the log)")
 
 
 def _describe(act: dict[str, Any]) -> str:

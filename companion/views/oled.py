@@ -170,10 +170,13 @@ def roll(m: dict[str, Any]) -> Image.Image:
 def card(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
     _bar(image, draw, m["title"], "EVENT" if m["kind"] == "event" else "PART")
-    draw_centered(image, BODY_Y + 1, fit(m["name"], WIDTH))
-    draw.line((8, BODY_Y + 10, WIDTH - 9, BODY_Y + 10), fill=1)
-    for row, line in enumerate(wrap(m["text"], WIDTH)[:4]):
-        draw_text(image, (0, BODY_Y + 13 + row * CELL_H), line)
+    names = wrap(m["name"], WIDTH)[:2]  # "Quantum Error Correction" takes two lines
+    for row, line in enumerate(names):
+        draw_centered(image, BODY_Y + 1 + row * CELL_H, line)
+    rule = BODY_Y + 2 + len(names) * CELL_H
+    draw.line((8, rule, WIDTH - 9, rule), fill=1)
+    for row, line in enumerate(wrap(m["text"], WIDTH)[:5 - len(names)]):
+        draw_text(image, (0, rule + 3 + row * CELL_H), line)
     footer = m.get("footer", "")
     if footer:
         draw_text(image, (WIDTH - text_width(fit(footer, WIDTH)), HEIGHT - CELL_H),

@@ -10,6 +10,7 @@ short enough for 21 characters a line.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Iterable, NamedTuple
 
 from . import board
@@ -282,6 +283,10 @@ class _Notices:
 
 def notices(g: Entanglion, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     n = _Notices(g)
+    # Setup may be spread over several inputs (real dice, real cards): it lasts until
+    # the first turn entry. That entry is near the start, so this stops early.
+    earlier = len(g.log) - len(entries)
+    n.in_setup = not any(e["type"] == "turn" for e in itertools.islice(g.log, earlier))
     for e in entries:
         n.add(e)
     n.flush()
