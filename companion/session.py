@@ -83,14 +83,7 @@ class Session:
         self.resumable: int | None = None  # the unfinished game the main menu offers
         record = journal.unfinished()
         if record is not None:
-            try:
-                self._resume(record)
-            except Exception as exc:  # noqa: BLE001 - whatever it is, the box must start
-                # The game stays in the journal untouched ('companion games export').
-                self.mode, self.game, self.game_id = "menu", None, None
-                log.error("game #%s cannot be resumed: %s: %s", record.id,
-                          type(exc).__name__, exc)
-                self._error(f"Game #{record.id} cannot be resumed (see the log)")
+            self._try_resume(record.id, record)
 
     # ------------------------------------------------------------------ outputs
 
@@ -272,10 +265,9 @@ class Session:
         act = item.action
         if self.mode == "menu":
             if "resume" in act:
-                self._resume(self.journal.load(act["resume"]))
+                self._try_resume(act["resume"])
             else:
-                self.mode, self.setup_step, self.cursor = "setup", 0, 0
-                self.setup_choices = {}
+                self.mode, self.setup_step, self.setup_choices = "setup", 0, {}
                 self.cursor = self._setup_default()
             return
         if self.mode == "setup":
@@ -287,34 +279,29 @@ class Session:
             else:
                 self._start_game()
             return
-        kind = self.menu.kind if self.menu else None
-        if act is None:  # a session item
-            if item.label.startswith("Undo"):
-                self._close()
-                self._undo()
-            elif item.label.startswith("Main menu"):
-                self._leave()
-            elif item.label.startswith("End"):
-                self._open("confirm_end", {
-                    "title": f"End game #{self.game_id}?", "text": ["It cannot be resumed"],
-                    "items": [entanglion.Item("No, keep playing", None),
-                              entanglion.Item("Yes, end it", {"end": True})]})
-            elif kind == "confirm_end":
-                self._close()
-            return
-        if "end" in act:
-            self._close()
-            self._abandon()
-            return
         self._close()
-        self._apply(act)
+        what = act.get("session")
+        if what is None:
+            self._apply(act)  # an engine input
+        elif what == "undo":
+            self._undo()
+        elif what == "leave":
+            self._leave()
+        elif what == "confirm_end":
+            self._open("confirm_end", {
+                "title": f"End game #{self.game_id}?", "text": ["It cannot be resumed"],
+                "items": [entanglion.Item("No, keep playing", {"session": "keep"}),
+                          entanglion.Item("Yes, end it", {"session": "end"})]})
+        elif what == "end":
+            self._abandon()
+        # "keep": closing the menu was all
 
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)
         model["items"] = model["items"] + [
-            entanglion.Item("Undo last action", None),
-            entanglion.Item("Main menu (keep)", None),
-            entanglion.Item("End this game", None),
+            entanglion.Item("Undo last action", {"session": "undo"}),
+            entanglion.Item("Main menu (keep)", {"session": "leave"}),
+            entanglion.Item("End this game", {"session": "confirm_end"}),
         ]
         return model
 
@@ -349,6 +336,15 @@ class Session:
         self._close()
         self.page = 0
         self._show(self.ui.notices(g, g.log))
+
+    def _try_resume(self, game_id: int, record: Any = None) -> None:
+        try:
+            self._resume(record or self.journal.load(game_id))
+        except Exception as exc:  # noqa: BLE001 - whatever it is, the box must go on
+            # The game stays in the journal untouched ('companion games export').
+            self.mode, self.game, self.game_id, self.resumable = "menu", None, None, None
+            log.error("game #%s cannot be resumed: %s: %s", game_id, type(exc).__name__, exc)
+            self._error(f"Game #{game_id} cannot be resumed (see the log)")
 
     def _resume(self, record: Any) -> None:
         inputs = Journal.effective_inputs(record.entries)

@@ -298,7 +298,7 @@ def notices(g: Entanglion, entries: list[dict[str, Any]]) -> list[dict[str, Any]
 
 class Item(NamedTuple):
     label: str
-    action: dict[str, Any] | None  # None: a session item (undo, end game)
+    action: dict[str, Any] | None  # an engine input, or {"session": ...} for the box's own
     targets: tuple[str, ...] = ()  # planets to blink while the cursor is on it
 
 
@@ -401,7 +401,7 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
 
 
 def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
-               exchange: bool) -> dict[str, Any] | str | dict[str, Any]:
+               exchange: bool) -> dict[str, Any] | str:
     """What tapping ``card`` on ``pad`` (belonging to ``seat``, None = shared) means.
 
     Returns an engine input, an error string, or a screen model (an info card).
