@@ -474,11 +474,7 @@ def test_refused_undo_keeps_the_unread_setup_notices(rig):
 def test_refused_tap_during_a_roll_keeps_the_animation(rigs):
     """Found by this suite: the notices came back after a refused tap, the animation not."""
     rig = rigs(seed=1)
-    rig.start()
-    rig.tap(1, "H")
-    rig.dismiss()
-    rig.tap(2, "CNOT")
-    rig.dismiss()
+    _play_a_little(rig)  # ships together on a planet with a component
     rig.press(RETRIEVE)
     rig.tick()
     assert rig.screen["frame"] == 1
@@ -990,6 +986,7 @@ def test_starting_a_game_needs_no_journal_read(rig, monkeypatch):
 
 
 def _play_a_little(rig: Rig) -> None:
+    """Setup, then Mercurial H and Rubicon CNOT, notices read."""
     rig.start()
     rig.tap(1, "H")
     rig.dismiss()
@@ -1338,11 +1335,7 @@ def test_roll_animation_ticks(rigs):
 
 def test_retrieve_roll_animates_at_once(rigs):
     rig = rigs(seed=1)
-    rig.start()
-    rig.tap(1, "H")
-    rig.dismiss()
-    rig.tap(2, "CNOT")
-    rig.dismiss()
+    _play_a_little(rig)  # ships together on a planet with a component
     assert any(a["do"] == "retrieve" for a in rig.game.legal_actions())
     rig.press(RETRIEVE)
     assert rig.game.inputs[-1] == {"player": M, "do": "retrieve"}
@@ -1435,11 +1428,7 @@ def test_menu_cursor_on_a_navigate_item_blinks_its_destination(rig):
 
 def test_retrieve_item_targets_the_planet(rigs):
     rig = rigs(seed=1)
-    rig.start()
-    rig.tap(1, "H")
-    rig.dismiss()
-    rig.tap(2, "CNOT")
-    rig.dismiss()
+    _play_a_little(rig)  # ships together on a planet with a component
     rig.press(OK)
     items = rig.screen["items"]
     i = next(k for k, label in enumerate(items) if label.startswith("Retrieve"))
