@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
 VERSION = 1
-UID_BYTES = (4, 7, 10)  # ISO 14443-3 single, double and triple size UIDs
+UID_BYTES = (4, 5, 7, 10)  # ISO 14443-3 single/double/triple size; 5 = EM4100 (RDM6300)
 FORMATS = {".json": "json", ".toml": "toml"}
 
 _IDENT = re.compile(r"[a-z][a-z0-9_]*")
@@ -121,7 +121,7 @@ def normalise_uid(text: str) -> str:
         raise RegistryError(f"{text!r} is not a UID: {len(digits)} hex digits, an odd number")
     if len(digits) // 2 not in UID_BYTES:
         raise RegistryError(
-            f"{text!r} is not a UID: {len(digits) // 2} bytes; tag UIDs are 4, 7 or 10 bytes"
+            f"{text!r} is not a UID: {len(digits) // 2} bytes; tag UIDs are 4, 5, 7 or 10 bytes"
         )
     return digits.upper()
 

@@ -463,6 +463,11 @@ class Session:
         if not self.notices:
             self.phase = 0  # the end-of-game show starts with the end screen
 
+    def alert(self, title: str, *lines: str) -> None:
+        """A message from the box itself (a reader unplugged, a broken tag file): shown
+        over whatever is on screen until any button, changing nothing in the game."""
+        self.overlay = {"screen": "text", "title": title, "lines": list(lines), "hint": "OK"}
+
     def _error(self, text: str) -> None:
         self.overlay = {"screen": "error", "text": text}
 

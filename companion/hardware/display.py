@@ -1,39 +1,117 @@
-"""The OLED behind a tiny interface: ``show(image)`` and ``close()``.
+"""The OLED behind a tiny interface: ``show(image)``, ``pause(image)`` and ``close()``.
 
 Frames go out only when the picture changed: an I2C frame costs about 23 ms at
 400 kHz, and an idle box should send nothing at all. The real device and the test
 fake are the same class around different luma devices (``luma.core.device.dummy``
-keeps the last image in memory), so tests exercise the code the box runs.
+keeps the last image in memory; :class:`FakeI2C` under a real luma driver can fail
+on demand), so tests exercise the code the box runs.
+
+An I2C error (a loose wire, a brown-out, ``Errno 121``/``Errno 5``) must never stop
+a game: the display logs it, keeps the newest wanted frame, and retries with
+back-off, re-initialising the panel through ``reopen`` (a power-cycled SSD1306
+forgets its setup). The main loop learns when to call :meth:`Display.retry` from
+:attr:`Display.retry_at`.
 """
 
 from __future__ import annotations
 
+import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from PIL import Image
+
+log = logging.getLogger(__name__)
+
+FIRST_BACKOFF = 0.5  # seconds before the first retry
+MAX_BACKOFF = 30.0  # a dead panel is retried twice a minute, forever
 
 
 class Display:
     """Pushes images to a luma device, skipping any identical to the last one."""
 
-    def __init__(self, device: Any, keep: bool = False):
+    def __init__(self, device: Any, keep: bool = False,
+                 reopen: Callable[[], Any] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.device = device
         self.frames_sent = 0
         self.frames: list[Image.Image] = []  # every frame sent, when ``keep`` (sim, tests)
+        self.failures = 0  # consecutive failed attempts (0: the panel is fine)
+        self.retry_at: float | None = None  # when to try again, while failing
         self._keep = keep
-        self._last: bytes | None = None
+        self._reopen = reopen
+        self._clock = clock
+        self._last: bytes | None = None  # the frame on the panel
+        self._wanted: Image.Image | None = None  # the frame it should show
 
     def show(self, image: Image.Image) -> bool:
-        """Send ``image`` if it differs from the last frame; returns whether it did."""
-        data = image.tobytes()
-        if data == self._last:
+        """Send ``image`` if it differs from the last frame; returns whether it went out."""
+        if self.failures:
+            self._wanted = image  # the retry sends the newest frame, not a backlog
             return False
-        self.device.display(image)
-        self._last = data
+        if image.tobytes() == self._last:
+            return False
+        return self._send(image)
+
+    def retry(self) -> bool:
+        """Re-initialise the panel and resend the newest frame, if a retry is due."""
+        if self.retry_at is None or self._clock() < self.retry_at:
+            return False
+        if self._reopen is not None:
+            try:
+                old, self.device = self.device, self._reopen()
+            except Exception as exc:  # noqa: BLE001 - any driver failure: try later
+                self._failed(exc)
+                return False
+            if old is not None:
+                _drop(old)
+        self._last = None  # a re-initialised panel is blank: send in full
+        image, self._wanted = self._wanted, None
+        return self._send(image) if image is not None else self._recovered()
+
+    def _send(self, image: Image.Image) -> bool:
+        try:
+            if self.device is None:
+                raise OSError("no OLED panel open")
+            self.device.display(image)
+        except OSError as exc:
+            self._wanted = image
+            self._failed(exc)
+            return False
+        self._recovered()
+        self._last = image.tobytes()
         self.frames_sent += 1
         if self._keep:
             self.frames.append(image.copy())
         return True
+
+    def _failed(self, exc: Exception) -> None:
+        self.failures += 1
+        delay = min(FIRST_BACKOFF * 2 ** (self.failures - 1), MAX_BACKOFF)
+        self.retry_at = self._clock() + delay
+        # The first failure is news; the rest are logged sparingly (every 8th).
+        if self.failures == 1 or self.failures % 8 == 0:
+            log.warning("OLED: %s (attempt %d; retrying in %.1f s)", exc, self.failures, delay)
+
+    def _recovered(self) -> bool:
+        if self.failures:
+            log.info("OLED: back after %d failed attempts", self.failures)
+        self.failures, self.retry_at = 0, None
+        return True
+
+    @classmethod
+    def open(cls, opener: Callable[[], Any], clock: Callable[[], float] = time.monotonic
+             ) -> Display:
+        """A display for a panel that may not answer yet: the box starts regardless
+        and :meth:`retry` keeps trying to bring the panel up."""
+        try:
+            device = opener()
+        except Exception as exc:  # noqa: BLE001 - no panel must not mean no game
+            display = cls(None, reopen=opener, clock=clock)
+            display._failed(exc)
+            return display
+        return cls(device, reopen=opener, clock=clock)
 
     @property
     def image(self) -> Image.Image | None:
@@ -42,8 +120,31 @@ class Display:
             return None
         return Image.frombytes("1", self.device.size, self._last)
 
+    def pause(self, image: Image.Image) -> None:
+        """Leave ``image`` on the panel after the process exits (luma clears it otherwise)."""
+        self.failures, self.retry_at = 0, None  # one last attempt, even if failing
+        if self.device is None:
+            return
+        self._send(image)
+        self.device.persist = True
+        self.close()
+
     def close(self) -> None:
-        self.device.cleanup()
+        if self.device is None:
+            return
+        try:
+            self.device.cleanup()
+        except Exception as exc:  # noqa: BLE001 - a dead bus cannot be closed cleanly
+            log.debug("OLED: cleanup failed: %s", exc)
+
+
+def _drop(device: Any) -> None:
+    """Release a device being replaced without blanking the new one's panel at exit."""
+    device.persist = True  # luma's atexit hook would otherwise send DISPLAYOFF
+    try:
+        device.cleanup()
+    except Exception:  # noqa: BLE001 - the old bus is probably why we are here
+        pass
 
 
 def dummy_display(keep: bool = False) -> Display:

@@ -1,14 +1,32 @@
 """The LED chain behind a tiny interface: ``show(frame)`` and ``close()``.
 
 A frame is a tuple of (r, g, b) tuples in logical pixel order (``views.leds``).
-Like the display, a sink only passes on frames that changed. ``RecordingLeds`` is
-the fake (and the simulator's sink); the firmware and GPIO sinks come with the
-hardware issue and subclass :class:`LedSink`.
+Like the display, a sink only passes on frames that changed. Sinks:
+
+* :class:`FirmwareLeds` - the WS2812 chain on the co-processor, frames over the link,
+  reordered by the LED map (the chain is wired in whatever order suits the board);
+* :class:`GpioLeds` - no co-processor: the detection track on an ``LEDBarGraph``
+  and, optionally, one single-colour LED per planet on an ``LEDBoard``;
+* :class:`RecordingLeds` - the fake, and the simulator's sink;
+* :class:`LedSink` itself - no LEDs at all.
 """
 
 from __future__ import annotations
 
+import json
+import math
+import os
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ..views.leds import PIXEL_COUNT, PIXELS, TRACK_OFFSET
+
 Frame = tuple[tuple[int, int, int], ...]
+OFF = (0, 0, 0)
+
+
+class LedMapError(Exception):
+    """A bad LED map file; the message is one line naming the file."""
 
 
 class LedSink:
@@ -42,3 +60,107 @@ class RecordingLeds(LedSink):
 
     def _send(self, frame: Frame) -> None:
         self.frames.append(frame)
+
+
+def load_led_map(path: str | os.PathLike[str]) -> tuple[int | None, ...]:
+    """Chain position -> logical pixel index (None: a dark spare pixel).
+
+    The file is JSON: ``{"chain": ["ZERO", "ONE", ..., "track1", ..., null]}``, the
+    logical pixel names (``views.leds.PIXELS``) in the order the chain is wired.
+    Every logical pixel must appear exactly once.
+    """
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise LedMapError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LedMapError(f"{path}: not JSON: {str(exc).splitlines()[0]}") from None
+    chain = data.get("chain") if isinstance(data, dict) else None
+    if not isinstance(chain, list):
+        raise LedMapError(f'{path}: expected {{"chain": [pixel names in chain order]}}')
+    index = {name: i for i, name in enumerate(PIXELS)}
+    seen: set[str] = set()
+    out: list[int | None] = []
+    for position, name in enumerate(chain):
+        if name is None:
+            out.append(None)
+            continue
+        if name not in index:
+            raise LedMapError(f"{path}: chain[{position}]: unknown pixel {name!r}")
+        if name in seen:
+            raise LedMapError(f"{path}: chain[{position}]: {name} appears twice")
+        seen.add(name)
+        out.append(index[name])
+    missing = [name for name in PIXELS if name not in seen]
+    if missing:
+        raise LedMapError(f"{path}: missing pixels: {', '.join(missing)}")
+    return tuple(out)
+
+
+class LinkLike(Protocol):
+    def send_leds(self, pixels: Sequence[tuple[int, int, int]]) -> None: ...
+    def set_brightness(self, level: int) -> None: ...
+
+
+class FirmwareLeds(LedSink):
+    """The co-processor's WS2812 chain. The link keeps the newest frame and sends it
+    again after a replug, so a sink never has to retry."""
+
+    def __init__(self, link: LinkLike, chain: Sequence[int | None] | None = None,
+                 brightness: int = 64, off_at_exit: bool = True):
+        super().__init__()
+        self.link = link
+        self.chain = tuple(chain) if chain is not None else tuple(range(PIXEL_COUNT))
+        self.off_at_exit = off_at_exit
+        link.set_brightness(brightness)  # the firmware caps current, not our colours
+
+    def _send(self, frame: Frame) -> None:
+        self.link.send_leds([OFF if i is None else frame[i] for i in self.chain])
+
+    def close(self) -> None:
+        if self.off_at_exit:
+            self.link.send_leds([OFF] * len(self.chain))
+
+
+class GpioLeds(LedSink):
+    """LEDs straight on GPIO pins through gpiozero.
+
+    The track bar lights as many LEDs as the frame lights track spaces (scaled when
+    fewer than 12 LEDs are fitted). Planet LEDs are PWM so a component shows dim and a
+    ship bright; colour is lost, which is why the OLED always names the planets.
+    """
+
+    def __init__(self, track_pins: Sequence[int], planet_pins: Sequence[int] = (),
+                 off_at_exit: bool = True, pin_factory: Any = None):
+        from gpiozero import LEDBarGraph, LEDBoard
+
+        super().__init__()
+        self.off_at_exit = off_at_exit
+        self.track = LEDBarGraph(*track_pins, pin_factory=pin_factory)
+        self.planets = None
+        try:
+            if planet_pins:
+                self.planets = LEDBoard(*planet_pins, pwm=True, pin_factory=pin_factory)
+        except Exception:
+            self.track.close()
+            raise
+
+    def _send(self, frame: Frame) -> None:
+        track = frame[TRACK_OFFSET:]
+        bar = len(self.track)
+        # Round up: with fewer LEDs than spaces, space 1 must still light something.
+        self.track.value = math.ceil(sum(1 for p in track if p != OFF) * bar / len(track)) / bar
+        if self.planets is not None:
+            self.planets.value = tuple(max(p) / 255 for p in frame[:TRACK_OFFSET])
+
+    def close(self) -> None:
+        for device in (self.track, self.planets):
+            if device is None:
+                continue
+            if not self.off_at_exit:
+                # gpiozero would switch the pins off on close; leaving the lights
+                # on means leaving the pins open (the process exits next).
+                continue
+            device.off()
+            device.close()

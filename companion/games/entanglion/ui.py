@@ -89,6 +89,17 @@ def turns(g: Entanglion) -> int:
     return g.state.turn_number
 
 
+def status_line(g: Entanglion) -> str:
+    """One line for ``systemctl status``: where the game stands."""
+    s = g.state
+    if s.status in ("won", "lost"):
+        return f"{s.status} after {s.turn_number} turns"
+    if s.status == "setup":
+        return "setting up"
+    return (f"turn {s.turn_number}, {who(s.turn_player)} to play, detection space "
+            f"{s.detection}, {sum(len(c) for c in s.ship_components.values())}/8 components")
+
+
 def result_reason(g: Entanglion) -> str | None:
     for e in reversed(g.log):
         if e["type"] == "game_over":

@@ -1,0 +1,351 @@
+"""``companion run``: the box on a Raspberry Pi, headless under systemd.
+
+One thread does everything that touches the game. Device threads (gpiozero's,
+the serial readers') only put events on a ``SimpleQueue``; the loop here takes
+them one at a time, and between events sleeps until the next thing that is due:
+a hold reaching its time, an animation tick, an OLED retry, a watchdog ping. An
+idle box therefore wakes only for the watchdog.
+
+Shutdown (SIGTERM from systemd, SIGINT from a terminal) only sets a flag and wakes
+the loop (``SimpleQueue.put`` is safe in a signal handler); the loop then stops the
+readers, leaves a "paused" screen on the OLED, turns the LEDs off if configured,
+closes the journal and exits 0. Every input is already in the journal before its
+outcome was shown, so there is nothing else to save.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .box import Box
+from .hardware.buttons import Classifier, Edge
+from .hardware.display import Display
+from .hardware.leds import LedSink
+from .inputs import Tag, Tick
+from .notify import Notifier
+from .session import Session
+from .views import oled
+
+log = logging.getLogger(__name__)
+
+_STOP = object()  # put on the queue to wake the loop for shutdown
+IDLE_WAKE = 60.0  # even with nothing due, look at the stop flag this often
+
+
+@dataclass
+class Devices:
+    """What the daemon opened, so it can close it all (in reverse order)."""
+
+    display: Display
+    leds: LedSink
+    closers: list[Callable[[], None]] = field(default_factory=list)
+    link: Any = None  # the co-processor link, when there is one
+
+
+class Daemon:
+    """The event loop around a :class:`Box`."""
+
+    def __init__(self, box: Box, events: queue.SimpleQueue, classifier: Classifier,
+                 notifier: Notifier | None = None, closers: list[Callable[[], None]] = (),
+                 clock: Callable[[], float] = time.monotonic):
+        self.box = box
+        self.events = events
+        self.classifier = classifier
+        self.notifier = notifier or Notifier({})
+        self.closers = list(closers)
+        self.clock = clock
+        self.stopping = False
+        self.link_state: str | None = None
+        self._tick_at: float | None = None
+        self._ping_at: float | None = None
+        self._status = ""
+
+    # ------------------------------------------------------------------ loop
+
+    def request_stop(self, *_: object) -> None:
+        """Signal-handler safe: a flag and a reentrant queue put."""
+        self.stopping = True
+        self.events.put(_STOP)
+
+    def run(self) -> int:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, self.request_stop)
+        self.notifier.ready(self.status_text())
+        self._ping_at = self.clock()
+        while not self.stopping:
+            self.step(self.timeout())
+        self.shutdown()
+        return 0
+
+    def timeout(self) -> float:
+        """Seconds the loop may sleep: until the earliest thing that is due."""
+        due = [t for t in (self._tick_at, self._ping_at, self.classifier.deadline(),
+                           self.box.display.retry_at) if t is not None]
+        if not due:
+            return IDLE_WAKE
+        return max(0.0, min(min(due) - self.clock(), IDLE_WAKE))
+
+    def step(self, timeout: float = 0.0) -> None:
+        """Take at most one event (waiting up to ``timeout``), then do what is due."""
+        try:
+            event = self.events.get(timeout=timeout) if timeout > 0 else \
+                self.events.get_nowait()
+        except queue.Empty:
+            event = None
+        if event is not None and event is not _STOP:
+            self.dispatch(event)
+        now = self.clock()
+        for e in self.classifier.due(now):
+            self.handle(e)
+        if self._tick_at is not None and now >= self._tick_at:
+            self._tick_at = None
+            self.handle(Tick())
+        if self.box.display.retry():
+            log.info("OLED frame restored")
+        if self._ping_at is not None and now >= self._ping_at:
+            self.notifier.watchdog()
+            interval = self.notifier.watchdog_interval
+            self._ping_at = now + interval if interval else None
+        self._schedule_tick(now)
+        self._update_status()
+
+    def dispatch(self, event: Any) -> None:
+        if isinstance(event, Edge):
+            for e in self.classifier.feed(event):
+                self.handle(e)
+        elif isinstance(event, Tag):
+            self.handle(event)
+        elif hasattr(event, "state") and hasattr(event, "detail"):  # a link event
+            self.link_changed(event.state, event.detail)
+        # Anything else (a tag lifted off a pad) changes nothing in these games.
+
+    def handle(self, event: Any) -> None:
+        """One input into the box; an unexpected failure reloads the game instead of
+        ending the evening (the journal has every accepted input)."""
+        try:
+            self.box.handle(event)
+        except Exception:  # noqa: BLE001 - the daemon never dies from an input
+            log.exception("input %r failed; reloading the game from the journal", event)
+            self.recover()
+        self._tick_at = None  # re-planned from the new state below
+
+    def recover(self) -> None:
+        old = self.box.session
+        try:
+            self.box.session = Session(old.journal, old.registry, old.config, old.seed_source)
+            self.box.session.alert("Sorry: a hiccup", "That input was not used.",
+                                   "The game was reloaded from its journal.")
+            self.box.refresh()
+        except Exception:  # noqa: BLE001
+            log.exception("reloading failed; carrying on with the previous session")
+            self.box.session = old
+
+    def link_changed(self, state: str, detail: str) -> None:
+        previous, self.link_state = self.link_state, state
+        session = self.box.session
+        if state == "up":
+            log.info("reader link up: %s", detail)
+            if previous in ("down", "stale"):
+                session.alert("Readers back", "Tap cards again.")
+        elif state in ("down", "stale"):
+            log.warning("reader link %s: %s", state, detail)
+            if previous == "up":
+                session.alert("Readers lost", "Buttons still work;",
+                              "the box reconnects by itself.")
+        elif state == "version":
+            log.error("reader firmware not supported: %s", detail)
+            session.alert("Reader firmware", "Unsupported version:", "update the firmware.")
+        else:
+            log.info("reader link %s: %s", state, detail)
+        self.box.refresh()
+
+    def _schedule_tick(self, now: float) -> None:
+        if self._tick_at is None:
+            interval = self.box.tick_interval()
+            if interval is not None:
+                self._tick_at = now + interval
+
+    def status_text(self) -> str:
+        session = self.box.session
+        if session.mode == "game" and session.game is not None:
+            text = f"Game #{session.game_id}: {session.ui.status_line(session.game)}"
+        elif session.mode == "setup":
+            text = "Setting up a game"
+        else:
+            text = "Main menu"
+        if self.link_state in ("down", "stale"):
+            text += "; reader link down"
+        return text
+
+    def _update_status(self) -> None:
+        text = self.status_text()
+        if text != self._status:
+            self._status = text
+            self.notifier.status(text)
+
+    # ------------------------------------------------------------------ stop
+
+    def shutdown(self) -> None:
+        self.notifier.stopping("Pausing")
+        session = self.box.session
+        for close in reversed(self.closers):  # readers and buttons first: no new input
+            _quietly(close)
+        _quietly(lambda: self.box.display.pause(oled.render(paused_screen(session))))
+        _quietly(self.box.leds.close)
+        _quietly(session.journal.close)
+        self.notifier.close()
+        log.info("stopped")
+
+
+def paused_screen(session: Session) -> dict[str, Any]:
+    if session.mode == "game" and session.game_id is not None:
+        lines = [f"Game #{session.game_id} is saved.", "It resumes when the box starts."]
+    else:
+        lines = ["Nothing in play.", "Games are saved as they go."]
+    return {"screen": "text", "title": "Paused", "lines": lines}
+
+
+def _quietly(action: Callable[[], Any]) -> None:
+    """Shutdown goes on whatever one device does."""
+    try:
+        action()
+    except Exception:  # noqa: BLE001
+        log.exception("during shutdown")
+
+
+# ---------------------------------------------------------------------- building
+
+
+def open_devices(config: Any, put: Callable[[Any], None],
+                 clock: Callable[[], float] = time.monotonic) -> Devices:
+    """Open everything the config names. Readers that are missing do not stop the box
+    (they reconnect by themselves); GPIO that cannot be opened does (see ``doctor``)."""
+    from .hardware.buttons import GpioButtons
+    from .hardware.leds import FirmwareLeds, GpioLeds, load_led_map
+    from .hardware.oled import open_display
+
+    display = open_display(config.oled, clock)
+    closers: list[Callable[[], None]] = []
+    link = None
+    try:
+        buttons = GpioButtons(config.buttons.pins, put, pull_up=config.buttons.pull_up,
+                              clock=clock)
+        closers.append(buttons.close)
+        if "firmware" in (config.reader.kind, config.leds.sink):
+            from .hardware.link import SerialLink
+
+            link = SerialLink(config.link.device, config.link.baud, put, clock=clock)
+            link.start()
+            closers.append(link.close)
+        if config.reader.kind == "rdm6300":
+            from .hardware.rdm6300 import Rdm6300Reader
+
+            for pad, path in enumerate(config.reader.rdm6300, 1):
+                reader = Rdm6300Reader(path, pad, put, baud=config.reader.rdm6300_baud,
+                                       clock=clock)
+                reader.start()
+                closers.append(reader.close)
+        leds: LedSink
+        if config.leds.sink == "firmware":
+            chain = load_led_map(config.leds.map) if config.leds.map else None
+            leds = FirmwareLeds(link, chain, config.leds.brightness, config.leds.off_at_exit)
+        elif config.leds.sink == "gpio":
+            leds = GpioLeds(config.leds.track_pins, config.leds.planet_pins,
+                            config.leds.off_at_exit)
+        else:
+            leds = LedSink()
+    except BaseException:
+        for close in reversed(closers):
+            _quietly(close)
+        display.close()
+        raise
+    return Devices(display, leds, closers, link)
+
+
+def main(config_path: str | None) -> int:
+    """``companion run``. Exit 2: bad config or tag file; 1: hardware cannot be opened."""
+    from . import config as configuration
+    from .hardware.leds import LedMapError
+    from .journal import Journal, JournalError
+    from .registry import Registry, RegistryError
+
+    _log_to_stderr()
+    try:
+        config = configuration.load(config_path)
+    except configuration.ConfigError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    try:
+        devices = open_devices(config, events.put)
+    except LedMapError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - one line, and the fix is in doctor
+        print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc} "
+              "(run 'companion doctor')", file=sys.stderr)
+        return 1
+    alerts: list[tuple[str, ...]] = []
+    state_dir = Path(config.paths.state_dir)
+    try:
+        registry = Registry.load(config.paths.registry_path)
+    except RegistryError as exc:
+        # No tags is a playable box (buttons only); a broken file is kept for fixing.
+        missing = not Path(config.paths.registry_path).exists()
+        if not missing:
+            log.error("%s", exc)
+            alerts.append(("Tag file broken", "Cards cannot be tapped;",
+                           "buttons work. See the log."))
+        else:
+            log.info("no tag registry at %s yet: 'companion enroll' makes one",
+                     config.paths.registry_path)
+        registry = Registry()
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        journal = Journal(state_dir / "journal.db")
+    except (OSError, JournalError) as exc:
+        print(f"companion: journal: {exc}", file=sys.stderr)
+        for close in reversed(devices.closers):
+            _quietly(close)
+        devices.display.pause(oled.render({"screen": "error",
+                                           "text": "The journal cannot be opened (see the log)"}))
+        return 1
+    session = Session(journal, registry, configuration.session_config(config))
+    for alert in alerts:
+        session.alert(*alert)
+    box = Box(session, devices.display, devices.leds)
+    daemon = Daemon(box, events, Classifier(config.buttons.hold_time, config.buttons.debounce),
+                    Notifier(), devices.closers)
+    return daemon.run()
+
+
+class _JournaldFormatter(logging.Formatter):
+    """``<N>`` priority prefixes: journald strips them and files the line at that level."""
+
+    PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3,
+                logging.CRITICAL: 2}
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        prefix = f"<{self.PRIORITY.get(record.levelno, 6)}>"
+        return "\n".join(prefix + line for line in text.splitlines())
+
+
+def _log_to_stderr() -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    # Under systemd stderr is the journal (JOURNAL_STREAM is set): priorities, no times.
+    journald = "JOURNAL_STREAM" in os.environ
+    handler.setFormatter(_JournaldFormatter("%(name)s: %(message)s") if journald
+                         else logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)

@@ -1,0 +1,63 @@
+"""Talking to systemd: readiness, status lines and the watchdog (sd_notify(3)).
+
+The protocol is one datagram per message on the AF_UNIX socket named by
+``$NOTIFY_SOCKET`` (a leading ``@`` is the abstract namespace), so it is written here
+instead of adding a dependency. Outside systemd (a terminal, the tests) there is no
+socket and every call is a no-op. Send failures are ignored on purpose: systemd
+going away must not take the game with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from collections.abc import Mapping
+
+log = logging.getLogger(__name__)
+
+
+class Notifier:
+    def __init__(self, environ: Mapping[str, str] = os.environ):
+        address = environ.get("NOTIFY_SOCKET", "")
+        self._address = "\0" + address[1:] if address.startswith("@") else address
+        self._sock: socket.socket | None = None
+        if self._address:
+            try:
+                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            except OSError as exc:
+                log.warning("systemd notify socket unavailable: %s", exc)
+        usec = environ.get("WATCHDOG_USEC", "")
+        pid = environ.get("WATCHDOG_PID", "")
+        mine = not pid or pid == str(os.getpid())
+        # Ping at half the interval, as sd_watchdog_enabled(3) recommends.
+        self.watchdog_interval = int(usec) / 2e6 if usec.isdigit() and mine else None
+
+    @property
+    def enabled(self) -> bool:
+        return self._sock is not None
+
+    def send(self, *fields: str) -> None:
+        if self._sock is None:
+            return
+        try:
+            self._sock.sendto("\n".join(fields).encode(), self._address)
+        except OSError as exc:
+            log.debug("systemd notify failed: %s", exc)
+
+    def ready(self, status: str) -> None:
+        self.send("READY=1", f"STATUS={status}")
+
+    def status(self, text: str) -> None:
+        self.send(f"STATUS={text}")
+
+    def watchdog(self) -> None:
+        self.send("WATCHDOG=1")
+
+    def stopping(self, status: str = "Stopping") -> None:
+        self.send("STOPPING=1", f"STATUS={status}")
+
+    def close(self) -> None:
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
