@@ -99,6 +99,36 @@ def _export(journal, game_id: int | None) -> int:
     return 0
 
 
+def _run(args: argparse.Namespace) -> int:
+    from . import daemon
+
+    return daemon.main(args.config)
+
+
+def _enroll(args: argparse.Namespace) -> int:
+    from . import enroll
+
+    return enroll.main(args.config, args.game)
+
+
+def _selftest(args: argparse.Namespace) -> int:
+    from . import selftest
+
+    return selftest.main(args.config, args.seconds)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from . import doctor
+
+    return doctor.main(args.config)
+
+
+def _config_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE",
+                   help="config file (default: /etc/companion/config.toml if present, "
+                        "else the reference build)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Raspberry Pi companion for Entanglion (and friends).")
@@ -131,6 +161,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--state-dir", metavar="DIR",
                    help="where the journal lives (default: ~/.local/share/companion)")
     p.set_defaults(func=_games)
+    p = sub.add_parser("run", help="the box on the Raspberry Pi (what the systemd service runs)")
+    _config_arg(p)
+    p.set_defaults(func=_run)
+    p = sub.add_parser("enroll", help="tag the cards: the OLED asks for each card in turn")
+    _config_arg(p)
+    p.add_argument("--game", default="entanglion", choices=("entanglion",),
+                   help="whose cards to enrol")
+    p.set_defaults(func=_enroll)
+    p = sub.add_parser("selftest", help="LED chase, OLED test pattern, button and tag echo")
+    _config_arg(p)
+    p.add_argument("--seconds", type=float, default=60.0,
+                   help="how long to echo inputs (hold BACK to stop sooner)")
+    p.set_defaults(func=_selftest)
+    p = sub.add_parser("doctor", help="check I2C, the OLED, readers, groups and pins; "
+                                      "print a fix for each problem")
+    _config_arg(p)
+    p.set_defaults(func=_doctor)
     return parser
 
 

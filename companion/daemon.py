@@ -244,7 +244,6 @@ def open_devices(config: Any, put: Callable[[Any], None],
             from .hardware.link import SerialLink
 
             link = SerialLink(config.link.device, config.link.baud, put, clock=clock)
-            link.start()
             closers.append(link.close)
         if config.reader.kind == "rdm6300":
             from .hardware.rdm6300 import Rdm6300Reader
@@ -252,7 +251,6 @@ def open_devices(config: Any, put: Callable[[Any], None],
             for pad, path in enumerate(config.reader.rdm6300, 1):
                 reader = Rdm6300Reader(path, pad, put, baud=config.reader.rdm6300_baud,
                                        clock=clock)
-                reader.start()
                 closers.append(reader.close)
         leds: LedSink
         if config.leds.sink == "firmware":

@@ -1,0 +1,298 @@
+"""``companion doctor``: what stands between this Pi and a working box, and the fix.
+
+Each check prints one line (``ok``, ``warn`` or ``FAIL``) and, when something is
+wrong, the command or change that fixes it. The checks only look and probe; they
+never change the system. Run it with the service stopped (the devices have one
+owner at a time) and as the user the service runs as, so group membership and
+permissions are the service's own.
+"""
+
+from __future__ import annotations
+
+import errno
+import grp
+import os
+import pwd
+import queue
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+GROUPS = ("gpio", "i2c", "spi", "dialout")
+OK, WARN, FAIL = "ok", "warn", "FAIL"
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: str  # ok | warn | FAIL
+    what: str
+    fix: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.level:<4}  {self.what}"
+        return text + (f"\n      fix: {self.fix}" if self.fix else "")
+
+
+@dataclass
+class System:
+    """The facts the checks read, injectable so tests can describe any machine."""
+
+    user: str
+    user_groups: set[str]
+    group_exists: Callable[[str], bool]
+    model: str  # /proc/device-tree/model, "" off a Pi
+    environ: dict[str, str]
+    i2c_probe: Callable[[int, int], None]  # raises OSError when nobody answers
+    service_active: Callable[[], bool]
+    hello_timeout: float = 3.0
+    dev: Path = Path("/dev")  # where device nodes are looked for
+
+    @classmethod
+    def here(cls) -> System:
+        user = pwd.getpwuid(os.getuid()).pw_name
+        groups = {grp.getgrgid(g).gr_name for g in os.getgroups() if _gid_known(g)}
+        groups.add(grp.getgrgid(os.getgid()).gr_name if _gid_known(os.getgid()) else "")
+        try:
+            model = Path("/proc/device-tree/model").read_text(errors="replace").strip("\0\n")
+        except OSError:
+            model = ""
+        return cls(user, groups, _group_exists, model, dict(os.environ), _smbus_probe,
+                   _service_active)
+
+
+def _gid_known(gid: int) -> bool:
+    try:
+        grp.getgrgid(gid)
+        return True
+    except KeyError:
+        return False
+
+
+def _group_exists(name: str) -> bool:
+    try:
+        grp.getgrnam(name)
+        return True
+    except KeyError:
+        return False
+
+
+def _smbus_probe(port: int, address: int) -> None:
+    from smbus2 import SMBus  # comes with luma.core
+
+    with SMBus(port) as bus:
+        bus.read_byte(address)
+
+
+def _service_active() -> bool:
+    if shutil.which("systemctl") is None:
+        return False
+    result = subprocess.run(["systemctl", "is-active", "--quiet", "companion"], check=False,
+                            stderr=subprocess.DEVNULL)
+    return result.returncode == 0
+
+
+def check(config: Any, system: System) -> Iterator[Finding]:
+    """Every finding for ``config`` on ``system``, in the order a maker fixes them."""
+    yield from _service(system)
+    yield from _groups(system)
+    yield from _gpio(config, system)
+    yield from _oled(config, system)
+    yield from _readers(config, system)
+    yield from _state(config)
+
+
+def _service(system: System) -> Iterator[Finding]:
+    if system.service_active():
+        yield Finding(WARN, "the companion service is running and owns the devices; "
+                      "device checks below may fail for that reason alone",
+                      "sudo systemctl stop companion (start it again afterwards)")
+
+
+def _groups(system: System) -> Iterator[Finding]:
+    if system.user == "root":
+        yield Finding(WARN, "running as root: permission and group checks prove nothing",
+                      "run as the service user: sudo -u companion "
+                      "/opt/companion/venv/bin/companion doctor")
+        return
+    for name in GROUPS:
+        if not system.group_exists(name):
+            yield Finding(WARN, f"group {name} does not exist on this system "
+                          "(not Raspberry Pi OS?); device permissions may differ")
+        elif name in system.user_groups:
+            yield Finding(OK, f"user {system.user} is in group {name}")
+        else:
+            yield Finding(FAIL, f"user {system.user} is not in group {name}",
+                          f"sudo usermod -aG {name} {system.user}, then log out and in "
+                          "(the service gets it from SupplementaryGroups=)")
+
+
+def _gpio(config: Any, system: System) -> Iterator[Finding]:
+    factory = system.environ.get("GPIOZERO_PIN_FACTORY", "")
+    pi5 = "Raspberry Pi 5" in system.model
+    try:
+        import lgpio  # noqa: F401 - the backend gpiozero needs on a Pi 5
+        yield Finding(OK, "lgpio is installed (gpiozero's pin factory backend)")
+    except ImportError:
+        yield Finding(FAIL, "lgpio is not installed: gpiozero cannot reach the pins",
+                      "sudo apt install python3-lgpio (the installer's venv sees system "
+                      "packages), or pip install lgpio in the venv")
+    if factory and factory != "lgpio":
+        level = FAIL if pi5 else WARN
+        yield Finding(level, f"GPIOZERO_PIN_FACTORY={factory}" + (
+            " does not work on a Pi 5" if pi5 else " (the service uses lgpio)"),
+            "unset it, or set GPIOZERO_PIN_FACTORY=lgpio")
+    elif not factory:
+        yield Finding(WARN, "GPIOZERO_PIN_FACTORY is not set: gpiozero may silently "
+                      "fall back to a factory that fails on a Pi 5",
+                      "export GPIOZERO_PIN_FACTORY=lgpio (the service sets it)")
+    chips = sorted(system.dev.glob("gpiochip*"))
+    if not chips:
+        yield Finding(FAIL if system.model else WARN, "no /dev/gpiochip*: no GPIO here",
+                      "run on the Raspberry Pi itself")
+    elif not all(os.access(c, os.R_OK | os.W_OK) for c in chips):
+        yield Finding(FAIL, f"cannot open {chips[0]}", "add the user to group gpio")
+    if not os.access(".", os.W_OK):
+        yield Finding(FAIL, f"the working directory {os.getcwd()} is not writable: lgpio "
+                      "puts its notification pipe there", "cd to a writable directory "
+                      "(the service runs in /var/lib/companion)")
+
+
+def _oled(config: Any, system: System) -> Iterator[Finding]:
+    oled = config.oled
+    if oled.driver == "none":
+        yield Finding(OK, "no OLED configured (oled.driver = \"none\")")
+        return
+    if oled.bus == "spi":
+        dev = system.dev / f"spidev{oled.port}.{oled.spi_device}"
+        if not dev.exists():
+            yield Finding(FAIL, f"{dev} is missing: SPI is off",
+                          "sudo raspi-config nonint do_spi 0, then reboot")
+        else:
+            yield Finding(OK, f"SPI device {dev} present ({oled.driver})")
+        return
+    dev = system.dev / f"i2c-{oled.port}"
+    if not dev.exists():
+        yield Finding(FAIL, f"{dev} is missing: I2C is off",
+                      "sudo raspi-config nonint do_i2c 0, then reboot (or add "
+                      "dtparam=i2c_arm=on to /boot/firmware/config.txt)")
+        return
+    if not os.access(dev, os.R_OK | os.W_OK):
+        yield Finding(FAIL, f"no permission on {dev}", f"sudo usermod -aG i2c {system.user}")
+        return
+    try:
+        system.i2c_probe(oled.port, oled.address)
+    except OSError as exc:
+        if exc.errno == errno.EBUSY:
+            yield Finding(FAIL, f"{dev} address {oled.address:#04x} is busy",
+                          "another program (or a kernel driver) uses the panel; stop it")
+        else:
+            yield Finding(FAIL, f"nothing answers at {oled.address:#04x} on {dev} ({exc})",
+                          f"check the wiring (SDA pin 3, SCL pin 5, 3V3, GND) and the "
+                          f"address with: i2cdetect -y {oled.port}; set oled.address")
+        return
+    yield Finding(OK, f"OLED answers at {oled.address:#04x} on {dev} "
+                  f"(driver {oled.driver}: if the picture is garbled, try the other one)")
+
+
+def _serial_device(path: str, what: str, system: System) -> Finding | None:
+    if not os.path.exists(path):
+        return Finding(FAIL, f"{what} {path} is not there",
+                       "plug it in; list candidates with: ls -l /dev/serial/by-id; for the "
+                       "Pico install systemd/99-companion.rules (install.sh does)")
+    if not os.access(path, os.R_OK | os.W_OK):
+        return Finding(FAIL, f"no permission on {what} {path}",
+                       f"sudo usermod -aG dialout {system.user}")
+    return None
+
+
+def _readers(config: Any, system: System) -> Iterator[Finding]:
+    uses_link = "firmware" in (config.reader.kind, config.leds.sink)
+    if uses_link:
+        problem = _serial_device(config.link.device, "co-processor", system)
+        if problem:
+            yield problem
+        else:
+            yield _hello(config, system)
+    if config.reader.kind == "rdm6300":
+        for pad, path in enumerate(config.reader.rdm6300, 1):
+            yield _serial_device(path, f"pad {pad} reader", system) or \
+                Finding(OK, f"pad {pad} reader {path} can be opened")
+    if config.reader.kind == "none":
+        yield Finding(OK, "no tag readers configured: every action is chosen with buttons")
+
+
+def _hello(config: Any, system: System) -> Finding:
+    from .hardware.link import LinkEvent, SerialLink
+
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    link = SerialLink(config.link.device, config.link.baud, events.put)
+    deadline = time.monotonic() + system.hello_timeout
+    last = ""
+    try:
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                event = events.get(timeout=left)
+            except queue.Empty:
+                break
+            if isinstance(event, LinkEvent):
+                if event.state == "up":
+                    return Finding(OK, f"co-processor says HELLO ({event.detail})")
+                if event.state == "version":
+                    return Finding(FAIL, f"co-processor firmware not supported: "
+                                   f"{event.detail}", "flash the firmware from this checkout")
+                last = f"{event.state}: {event.detail}"
+    finally:
+        link.close()
+    return Finding(FAIL, f"no HELLO from {config.link.device} within "
+                   f"{system.hello_timeout:g} s" + (f" ({last})" if last else ""),
+                   "flash the firmware (see firmware/), check the USB cable, and that no "
+                   "other program holds the port")
+
+
+def _state(config: Any) -> Iterator[Finding]:
+    from .registry import Registry, RegistryError
+
+    state = Path(config.paths.state_dir)
+    if not state.is_dir():
+        yield Finding(FAIL, f"state directory {state} does not exist",
+                      "install.sh creates it (systemd makes it via StateDirectory=)")
+    elif not os.access(state, os.W_OK):
+        yield Finding(FAIL, f"state directory {state} is not writable by this user",
+                      "run as the service user: sudo -u companion companion doctor")
+    else:
+        yield Finding(OK, f"state directory {state} is writable")
+    registry = Path(config.paths.registry_path)
+    if not registry.exists():
+        yield Finding(WARN, f"no tag registry at {registry}: cards cannot be tapped yet",
+                      "companion enroll")
+        return
+    try:
+        tags = Registry.load(registry)
+    except RegistryError as exc:
+        yield Finding(FAIL, str(exc), "fix the line named, or enrol again")
+        return
+    yield Finding(OK, f"tag registry {registry}: {len(tags)} tags")
+
+
+def main(config_path: str | None, system: System | None = None) -> int:
+    from . import config as configuration
+
+    failed = 0
+    try:
+        config = configuration.load(config_path)
+        print(str(Finding(OK, f"config {config.path or 'defaults (no config file)'}")))
+    except configuration.ConfigError as exc:
+        print(str(Finding(FAIL, str(exc), "fix the line named (every key is optional)")))
+        failed += 1
+        config = configuration.Config()  # check the rest against the reference build
+    system = system or System.here()
+    for finding in check(config, system):
+        print(str(finding), flush=True)
+        failed += finding.level == FAIL
+    print(f"{failed} problem(s) found" if failed else "all good", file=sys.stderr)
+    return 1 if failed else 0

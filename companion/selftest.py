@@ -1,0 +1,157 @@
+"""``companion selftest``: see every output work and every input arrive.
+
+1. The OLED shows a test pattern (border, checkerboard, text): every pixel row and
+   column can be judged by eye.
+2. The LEDs chase through every pixel in logical order (planets, then the track),
+   then flash red, green and blue: a wrong LED map or a dead pixel shows at once.
+3. Echo: each button press and tag read is shown on the OLED and printed, with the
+   card name when the tag is enrolled. Hold BACK (or wait ``--seconds``) to finish.
+
+Exit status 0 when the OLED took its frames and the co-processor (if configured)
+said HELLO; 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from .hardware.buttons import Classifier, Edge
+from .inputs import BACK, Hold, Press, Tag
+from .views.font import draw_centered
+from .views.leds import OFF, PIXEL_COUNT, PIXELS
+
+CHASE_STEP = 0.06  # seconds per pixel
+FLASH = 0.3
+DIM_WHITE = (60, 60, 60)
+
+
+def test_pattern(width: int = 128, height: int = 64) -> Image.Image:
+    image = Image.new("1", (width, height))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=1)
+    for y in range(2, 18, 4):
+        for x in range(2 + (y // 4 % 2) * 4, width - 2, 8):
+            draw.rectangle((x, y, x + 3, y + 3), fill=1)
+    draw_centered(image, 26, "SELFTEST")
+    draw_centered(image, 38, "press buttons,")
+    draw_centered(image, 48, "tap cards")
+    return image
+
+
+def chase_frames() -> list[tuple[tuple[int, int, int], ...]]:
+    """One pixel lit at a time, then all red, all green, all blue, then off."""
+    frames = []
+    for i in range(PIXEL_COUNT):
+        frame = [OFF] * PIXEL_COUNT
+        frame[i] = DIM_WHITE
+        frames.append(tuple(frame))
+    frames += [tuple([c] * PIXEL_COUNT) for c in ((80, 0, 0), (0, 80, 0), (0, 0, 80))]
+    return frames + [tuple([OFF] * PIXEL_COUNT)]
+
+
+def echo_screen(lines: list[str]) -> dict[str, Any]:
+    return {"screen": "text", "title": "Selftest: echo", "lines": lines[-4:],
+            "hint": "hold BACK: done"}
+
+
+def run(devices: Any, events: queue.SimpleQueue, classifier: Classifier,
+        registry: Any = None, seconds: float = 60.0, out: Any = sys.stdout,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic) -> int:
+    from .views import oled
+
+    def say(text: str) -> None:
+        print(text, file=out, flush=True)
+
+    display, leds = devices.display, devices.leds
+    display.show(test_pattern())
+    say("OLED: test pattern sent" if not display.failures else
+        f"OLED: FAILED ({display.failures} attempts; see the log)")
+    for n, frame in enumerate(chase_frames()):
+        leds.show(frame)
+        if n < PIXEL_COUNT:
+            say(f"LED {n:2}: {PIXELS[n]}")
+        sleep(CHASE_STEP if n < PIXEL_COUNT else FLASH)
+    link_ok = devices.link is None or devices.link.state == "up"
+    if devices.link is not None:
+        hello = devices.link.hello
+        say(f"co-processor: {hello}" if link_ok else
+            f"co-processor: no HELLO (state {devices.link.state})")
+    seen: list[str] = []
+    say(f"echo for {seconds:g} s: press buttons, tap cards; hold BACK to finish")
+    end = clock() + seconds
+    while (left := end - clock()) > 0:
+        deadline = classifier.deadline()
+        wait = left if deadline is None else min(left, max(0.0, deadline - clock()))
+        try:
+            event = events.get(timeout=wait)
+        except queue.Empty:
+            event = None
+        found = classifier.feed(event) if isinstance(event, Edge) else \
+            [event] if isinstance(event, Tag) else []
+        found += classifier.due(clock())
+        for e in found:
+            if isinstance(e, Hold) and e.button == BACK:
+                return _verdict(display, link_ok, say)
+            if isinstance(e, Press):
+                seen.append(f"button {e.button}")
+            elif isinstance(e, Tag):
+                card = registry.lookup(e.uid) if registry is not None else None
+                seen.append(f"pad {e.pad}: {card.label if card else e.uid}")
+            else:
+                continue
+            say(seen[-1])
+            display.show(oled.render(echo_screen(seen)))
+        display.retry()
+    return _verdict(display, link_ok, say)
+
+
+def _verdict(display: Any, link_ok: bool, say: Callable[[str], None]) -> int:
+    ok = not display.failures and link_ok
+    say("selftest: all outputs answered" if ok else "selftest: problems above")
+    return 0 if ok else 1
+
+
+def main(config_path: str | None, seconds: float) -> int:
+    from . import config as configuration
+    from .daemon import open_devices
+    from .registry import Registry, RegistryError
+
+    try:
+        config = configuration.load(config_path)
+    except configuration.ConfigError as exc:
+        print(f"companion selftest: {exc}", file=sys.stderr)
+        return 2
+    try:
+        registry = Registry.load(config.paths.registry_path)
+    except RegistryError:
+        registry = None  # echo shows raw UIDs
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    try:
+        devices = open_devices(config, events.put)
+    except Exception as exc:  # noqa: BLE001
+        print(f"companion selftest: cannot open the hardware: {exc} (is the service "
+              "running? sudo systemctl stop companion; then companion doctor)",
+              file=sys.stderr)
+        return 1
+    if devices.link is not None:  # give the co-processor its moment to say HELLO
+        deadline = time.monotonic() + 3
+        while devices.link.state != "up" and time.monotonic() < deadline:
+            time.sleep(0.05)
+    try:
+        return run(devices, events, Classifier(config.buttons.hold_time,
+                                               config.buttons.debounce),
+                   registry, seconds)
+    except KeyboardInterrupt:
+        return 1
+    finally:
+        for close in reversed(devices.closers):
+            close()
+        devices.leds.close()
+        devices.display.close()
