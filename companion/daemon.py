@@ -257,8 +257,8 @@ def open_devices(config: Any, put: Callable[[Any], None],
             chain = load_led_map(config.leds.map) if config.leds.map else None
             leds = FirmwareLeds(link, chain, config.leds.brightness, config.leds.off_at_exit)
         elif config.leds.sink == "gpio":
-            leds = GpioLeds(config.leds.track_pins, config.leds.planet_pins,
-                            config.leds.off_at_exit)
+            leds = GpioLeds(config.leds.track_pins, config.leds.planets,
+                            config.leds.brightness, config.leds.off_at_exit)
         else:
             leds = LedSink()
     except BaseException:

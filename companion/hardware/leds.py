@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from ..games.entanglion.board import PLANETS
 from ..views.leds import PIXEL_COUNT, PIXELS, TRACK_OFFSET
 
 Frame = tuple[tuple[int, int, int], ...]
@@ -128,20 +129,24 @@ class GpioLeds(LedSink):
 
     The track bar lights as many LEDs as the frame lights track spaces (scaled when
     fewer than 12 LEDs are fitted). Planet LEDs are PWM so a component shows dim and a
-    ship bright; colour is lost, which is why the OLED always names the planets.
+    ship bright, scaled by ``brightness`` like the firmware chain; colour is lost,
+    which is why the OLED always names the planets.
     """
 
-    def __init__(self, track_pins: Sequence[int], planet_pins: Sequence[int] = (),
-                 off_at_exit: bool = True, pin_factory: Any = None):
+    def __init__(self, track_pins: Sequence[int], planet_pins: Mapping[str, int] | None = None,
+                 brightness: int = 255, off_at_exit: bool = True, pin_factory: Any = None):
         from gpiozero import LEDBarGraph, LEDBoard
 
         super().__init__()
         self.off_at_exit = off_at_exit
+        self.scale = brightness / 255 / 255
         self.track = LEDBarGraph(*track_pins, pin_factory=pin_factory)
         self.planets = None
         try:
             if planet_pins:
-                self.planets = LEDBoard(*planet_pins, pwm=True, pin_factory=pin_factory)
+                # Keyed by name: the frame's planet order is the board's, not the file's.
+                self.planets = LEDBoard(*(planet_pins[p] for p in PLANETS), pwm=True,
+                                        pin_factory=pin_factory)
         except Exception:
             self.track.close()
             raise
@@ -152,7 +157,7 @@ class GpioLeds(LedSink):
         # Round up: with fewer LEDs than spaces, space 1 must still light something.
         self.track.value = math.ceil(sum(1 for p in track if p != OFF) * bar / len(track)) / bar
         if self.planets is not None:
-            self.planets.value = tuple(max(p) / 255 for p in frame[:TRACK_OFFSET])
+            self.planets.value = tuple(max(p) * self.scale for p in frame[:TRACK_OFFSET])
 
     def close(self) -> None:
         for device in (self.track, self.planets):

@@ -79,7 +79,10 @@ def test_missing_led_map(tmp_path):
 
 
 TRACK = [20, 21, 22, 23, 24, 25, 26, 27]  # an 8-LED bar for 12 spaces
-PLANETS = [2, 3, 4, 14, 15, 17, 18, 5, 6, 7, 8, 9]
+PLANET_PINS = {"ZERO": 2, "ONE": 3, "PLUS": 4, "MINUS": 14, "PHI_PLUS": 15, "PHI_MINUS": 17,
+               "PSI_PLUS": 18, "PSI_MINUS": 5, "OMEGA_ZERO": 6, "OMEGA_ONE": 7,
+               "OMEGA_TWO": 8, "OMEGA_THREE": 9}
+PLANETS = list(PLANET_PINS.values())
 
 
 def lit(gpio, pins):
@@ -95,7 +98,7 @@ def test_gpio_track_bar_follows_the_detection_space(gpio, space, on):
 
 
 def test_gpio_planets_are_dim_for_components_and_bright_for_ships(gpio):
-    sink = GpioLeds(TRACK, PLANETS)
+    sink = GpioLeds(TRACK, PLANET_PINS)
     sink.show(entanglion_frame(MODEL))
     states = lit(gpio, PLANETS)
     assert states[0] == pytest.approx(max(BOTH_VIOLET) / 255)  # ZERO: both ships
@@ -108,6 +111,16 @@ def test_gpio_planets_are_dim_for_components_and_bright_for_ships(gpio):
                for p in PLANETS]
     assert [(w or [0])[-1] for w in written] == [0] * 12  # (never lit: no float)
     assert all(gpio.pin(p).function == "input" for p in PLANETS)
+
+
+def test_gpio_planets_follow_names_not_positions_and_brightness(gpio):
+    """The board's planet order is not the config file's: pins go by planet name."""
+    sink = GpioLeds(TRACK, PLANET_PINS, brightness=51)
+    sink.show(entanglion_frame({"ships": {"mercurial": "OMEGA_THREE", "rubicon": "PSI_MINUS"}}))
+    assert gpio.pin(PLANET_PINS["OMEGA_THREE"]).state == pytest.approx(255 / 255 * 51 / 255)
+    assert gpio.pin(PLANET_PINS["PSI_MINUS"]).state == pytest.approx(51 / 255)
+    assert sum(1 for p in PLANETS if gpio.pin(p).state) == 2
+    sink.close()
 
 
 def test_gpio_leds_off_at_exit_is_configurable(gpio):
