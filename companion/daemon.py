@@ -30,6 +30,7 @@ from .box import Box
 from .hardware.buttons import Classifier, Edge
 from .hardware.display import Display
 from .hardware.leds import LedSink
+from .hardware.link import LinkEvent
 from .inputs import Tag, Tick
 from .notify import Notifier
 from .session import Session
@@ -64,7 +65,7 @@ class Daemon:
         self.closers = list(closers)
         self.clock = clock
         self.stopping = False
-        self.link_state: str | None = None
+        self.links: dict[str, str] = {}  # reader link (port path) -> its last state
         self._tick_at: float | None = None
         self._ping_at: float | None = None
         self._status = ""
@@ -124,8 +125,8 @@ class Daemon:
                 self.handle(e)
         elif isinstance(event, Tag):
             self.handle(event)
-        elif hasattr(event, "state") and hasattr(event, "detail"):  # a link event
-            self.link_changed(event.state, event.detail)
+        elif isinstance(event, LinkEvent):
+            self.link_changed(event)
         # Anything else (a tag lifted off a pad) changes nothing in these games.
 
     def handle(self, event: Any) -> None:
@@ -149,23 +150,22 @@ class Daemon:
             log.exception("reloading failed; carrying on with the previous session")
             self.box.session = old
 
-    def link_changed(self, state: str, detail: str) -> None:
-        previous, self.link_state = self.link_state, state
+    def link_changed(self, event: LinkEvent) -> None:
+        """Tell the table when a reader goes away or comes back; never block on it."""
+        state, detail = event.state, event.detail
+        previous = self.links.get(event.source)
+        self.links[event.source] = state
         session = self.box.session
         if state == "up":
-            log.info("reader link up: %s", detail)
             if previous in ("down", "stale"):
                 session.alert("Readers back", "Tap cards again.")
         elif state in ("down", "stale"):
-            log.warning("reader link %s: %s", state, detail)
             if previous == "up":
                 session.alert("Readers lost", "Buttons still work;",
                               "the box reconnects by itself.")
         elif state == "version":
-            log.error("reader firmware not supported: %s", detail)
             session.alert("Reader firmware", "Unsupported version:", "update the firmware.")
-        else:
-            log.info("reader link %s: %s", state, detail)
+        log.info("reader %s %s: %s", event.source or "link", state, detail)
         self.box.refresh()
 
     def _schedule_tick(self, now: float) -> None:
@@ -182,8 +182,9 @@ class Daemon:
             text = "Setting up a game"
         else:
             text = "Main menu"
-        if self.link_state in ("down", "stale"):
-            text += "; reader link down"
+        down = [source for source, state in self.links.items() if state in ("down", "stale")]
+        if down:
+            text += "; reader link down: " + ", ".join(down)
         return text
 
     def _update_status(self) -> None:
@@ -197,10 +198,10 @@ class Daemon:
     def shutdown(self) -> None:
         self.notifier.stopping("Pausing")
         session = self.box.session
-        for close in reversed(self.closers):  # readers and buttons first: no new input
-            _quietly(close)
         _quietly(lambda: self.box.display.pause(oled.render(paused_screen(session))))
-        _quietly(self.box.leds.close)
+        _quietly(self.box.leds.close)  # before the link closes: "all off" goes over it
+        for close in reversed(self.closers):
+            _quietly(close)
         _quietly(session.journal.close)
         self.notifier.close()
         log.info("stopped")
@@ -269,6 +270,14 @@ def open_devices(config: Any, put: Callable[[Any], None],
     return Devices(display, leds, closers, link)
 
 
+def close_devices(devices: Devices) -> None:
+    """LEDs first (their "all off" may travel over the link), then inputs and links."""
+    _quietly(devices.leds.close)
+    _quietly(devices.display.close)
+    for close in reversed(devices.closers):
+        _quietly(close)
+
+
 def main(config_path: str | None) -> int:
     """``companion run``. Exit 2: bad config or tag file; 1: hardware cannot be opened."""
     from . import config as configuration
@@ -312,10 +321,9 @@ def main(config_path: str | None) -> int:
         journal = Journal(state_dir / "journal.db")
     except (OSError, JournalError) as exc:
         print(f"companion: journal: {exc}", file=sys.stderr)
-        for close in reversed(devices.closers):
-            _quietly(close)
         devices.display.pause(oled.render({"screen": "error",
                                            "text": "The journal cannot be opened (see the log)"}))
+        close_devices(devices)
         return 1
     session = Session(journal, registry, configuration.session_config(config))
     for alert in alerts:

@@ -119,7 +119,7 @@ class Enrolment:
 def main(config_path: str | None, game: str) -> int:
     """Run an enrolment on the box's own hardware (stop the service first)."""
     from . import config as configuration
-    from .daemon import open_devices
+    from .daemon import close_devices, open_devices
     from .hardware.buttons import Classifier, Edge
     from .views import oled
 
@@ -172,8 +172,5 @@ def main(config_path: str | None, game: str) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        for close in reversed(devices.closers):
-            close()
-        devices.leds.close()
-        devices.display.close()
+        close_devices(devices)
         print(f"{len(enrolment.registry.cards(game))} {game} tags in {path}")

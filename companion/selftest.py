@@ -120,7 +120,7 @@ def _verdict(display: Any, link_ok: bool, say: Callable[[str], None]) -> int:
 
 def main(config_path: str | None, seconds: float) -> int:
     from . import config as configuration
-    from .daemon import open_devices
+    from .daemon import close_devices, open_devices
     from .registry import Registry, RegistryError
 
     try:
@@ -151,7 +151,4 @@ def main(config_path: str | None, seconds: float) -> int:
     except KeyboardInterrupt:
         return 1
     finally:
-        for close in reversed(devices.closers):
-            close()
-        devices.leds.close()
-        devices.display.close()
+        close_devices(devices)

@@ -187,6 +187,19 @@ def test_link_events_tell_the_players_and_never_block(tmp_path, gpio):
     assert rig.screen()["title"] == "Readers back"
 
 
+def test_each_reader_port_is_tracked_on_its_own(tmp_path, gpio):
+    """RDM6300 builds have a port per pad: one coming up must not hide another down."""
+    from companion.hardware.link import LinkEvent
+
+    rig = Rig(tmp_path, gpio)
+    for source in ("/dev/ttyUSB0", "/dev/ttyUSB1"):
+        rig.events.put(LinkEvent("up", "", source))
+    rig.events.put(LinkEvent("down", "unplugged", "/dev/ttyUSB1"))
+    rig.events.put(LinkEvent("up", "", "/dev/ttyUSB0"))
+    rig.settle()
+    assert rig.daemon.status_text() == "Main menu; reader link down: /dev/ttyUSB1"
+
+
 def test_an_unexpected_failure_reloads_the_game_from_the_journal(tmp_path, gpio, caplog):
     rig = Rig(tmp_path, gpio)
     start_game(rig)

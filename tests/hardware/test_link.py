@@ -1,0 +1,399 @@
+"""The Pico link against the fake Pico on a real pty, through real pyserial.
+
+Timing is never asserted beyond generous deadlines: every wait polls a queue or the
+fake's records until a deadline. Heartbeat and staleness are shortened so the
+file runs in a few seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import random
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+
+pytest.importorskip("serial")
+
+from companion.hardware import protocol
+from companion.hardware.fake_pico import FakePico
+from companion.hardware.link import LinkEvent, SerialLink, TagOff
+from companion.inputs import Tag
+
+HB = 0.05
+STALE = 0.6
+UID = "04A1B2C3D4E580"
+FRAME = tuple((i * 10, 255 - i * 10, i) for i in range(24))
+
+
+def wait_for(events: queue.Queue, match: Callable[[object], bool], timeout: float = 2.0,
+             skipped: list[object] | None = None):
+    """The first event that ``match``es within ``timeout`` s; others go to ``skipped``."""
+    deadline = time.monotonic() + timeout
+    seen = [] if skipped is None else skipped
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            event = events.get(timeout=left)
+        except queue.Empty:
+            break
+        if match(event):
+            return event
+        seen.append(event)
+    raise AssertionError(f"no matching event within {timeout} s; saw {seen}")
+
+
+def state(name: str) -> Callable[[object], bool]:
+    return lambda event: isinstance(event, LinkEvent) and event.state == name
+
+
+def drain(events: queue.Queue) -> list[object]:
+    items = []
+    while True:
+        try:
+            items.append(events.get_nowait())
+        except queue.Empty:
+            return items
+
+
+def eventually(condition: Callable[[], bool], timeout: float = 2.0) -> bool:
+    """Poll ``condition`` until it holds or ``timeout`` s pass."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def sync(link: SerialLink, fake: FakePico) -> None:
+    """A PING round trip: everything the link wrote so far has reached the fake, and
+    everything the fake sent before answering has been handled by the link."""
+    pings, acks = fake.kinds.count("PING"), link.stats.acks
+    assert link.ping()
+    assert fake.wait_until(lambda: fake.kinds.count("PING") > pings)
+    assert eventually(lambda: link.stats.acks > acks)
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture
+def no_leaks():
+    threads, fds = set(threading.enumerate()), open_fds()
+    yield
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline and set(threading.enumerate()) - threads:
+        time.sleep(0.01)
+    assert not set(threading.enumerate()) - threads, "threads left running"
+    assert open_fds() <= fds, "file descriptors left open"
+
+
+@pytest.fixture
+def fake(no_leaks):
+    with FakePico(hb_interval=HB) as device:
+        yield device
+
+
+@pytest.fixture
+def events():
+    return queue.Queue()
+
+
+@pytest.fixture
+def link(fake, events):
+    with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as serial_link:
+        wait_for(events, state("up"))
+        yield serial_link
+
+
+# -- the happy path ---------------------------------------------------------------------------
+
+
+def test_hello_brings_the_link_up(fake, events):
+    with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
+        event = wait_for(events, state("up"))
+        assert "fw=fake-1" in event.detail and event.source == fake.path
+        assert link.state == "up"
+        assert link.hello == {"fw": "fake-1", "proto": 1, "proto_minor": 0, "readers": 3,
+                              "pixels": 24}
+        assert fake.kinds[0] == "HELLO?"
+
+
+def test_taps_become_tag_events(link, fake, events):
+    fake.tap(2, UID)
+    assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(2, UID)
+    fake.lift(2, UID)
+    assert wait_for(events, lambda e: isinstance(e, TagOff)) == TagOff(2, UID)
+    fake.tap(1, "04A1B2C3")
+    assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(1, "04A1B2C3")
+
+
+def test_leds_and_brightness_reach_the_device(link, fake):
+    link.set_brightness(40)
+    link.send_leds(FRAME)
+    assert fake.wait_until(lambda: fake.frame == FRAME and fake.brightness == 40)
+    assert eventually(lambda: link.stats.acks >= 3)  # HELLO?, BRI, LED
+
+
+def test_lost_lines_and_device_errors_are_counted(link, fake, events):
+    fake.skip(3)
+    fake.send("ERR", *protocol.err_fields("READER_FAIL", "3 no answer"))
+    fake.tap(1, UID)
+    wait_for(events, lambda e: isinstance(e, Tag))
+    assert link.stats.lost == 3
+    assert link.stats.device_errors == {"READER_FAIL": 1}
+
+
+# -- garbage on the wire -------------------------------------------------------------------------
+
+TRACEBACK = (b"Traceback (most recent call last):\r\n"
+             b'  File "main.py", line 12, in <module>\r\n'
+             b"OSError: [Errno 5] EIO\r\n"
+             b"MicroPython v1.24.1 on 2024-11-29; Raspberry Pi Pico with RP2040\r\n"
+             b'Type "help()" for more information.\r\n')
+
+
+def test_garbage_is_counted_and_the_next_line_survives(link, fake, events):
+    fake.send_raw(TRACEBACK + b">>> ")  # the prompt has no newline: it glues to the next line
+    fake.tap(1, UID)
+    assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(1, UID)
+    fake.send_raw(b"\x00\xff\xfe\x80binary noise\n")
+    fake.send_raw(b"7 HB 1000*0000\n")  # bad CRC
+    fake.send_raw(protocol.seal("8 FOO bar"))  # a type from the future
+    fake.send_raw(b"9" * 2000 + b"\n")  # over-long
+    fake.send_raw(protocol.seal("3 LED 000000"))  # a REPL echoing the host's own line
+    fake.send_raw(b"5 HB 10")  # a line cut short, glued to the next one
+    fake.tap(3, UID)
+    assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(3, UID)
+    rejects = link.stats.rejects
+    for why in ("no crc", "noise", "not ascii", "bad crc", "unknown type", "too long", "echo"):
+        assert rejects.get(why), (why, rejects)
+    assert link.state == "up"
+
+
+def test_random_noise_between_lines_never_loses_a_line(link, fake, events):
+    rng = random.Random(6)
+    for i in range(40):
+        noise = bytes(rng.randrange(256) for _ in range(rng.randrange(60)))
+        fake.send_raw(noise + b"\n")
+        fake.tap(1 + i % 3, f"04A1B2{i:02X}")
+    got = [wait_for(events, lambda e: isinstance(e, Tag)) for _ in range(40)]
+    assert got == [Tag(1 + i % 3, f"04A1B2{i:02X}") for i in range(40)]
+
+
+def test_rejects_warn_at_most_once_per_ten_seconds(fake, events, caplog):
+    caplog.set_level(logging.DEBUG, logger="companion.hardware.link")
+    with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE):
+        wait_for(events, state("up"))
+        for _ in range(30):
+            fake.send_raw(b">>> babble\r\n")
+        fake.tap(1, UID)
+        wait_for(events, lambda e: isinstance(e, Tag))
+    warnings = [r for r in caplog.records
+                if r.levelno == logging.WARNING and "ignored input" in r.getMessage()]
+    debug = [r for r in caplog.records
+             if r.levelno == logging.DEBUG and "ignored" in r.getMessage()]
+    assert len(warnings) == 1
+    assert len(debug) >= 30
+
+
+# -- NAKs ------------------------------------------------------------------------------------------
+
+
+def test_a_refused_frame_is_resent_once(link, fake):
+    fake.nak_next("LED")
+    link.send_leds(FRAME)
+    assert fake.wait_until(lambda: fake.frame == FRAME)
+    assert fake.kinds.count("LED") == 2
+    assert link.stats.naks == 1 and link.stats.resends == 1
+
+    other = tuple(reversed(FRAME))
+    fake.nak_next("LED", count=2)
+    link.send_leds(other)
+    assert fake.wait_until(lambda: fake.kinds.count("LED") == 4)
+    assert eventually(lambda: link.stats.naks == 3)
+    sync(link, fake)  # a third try would have reached the fake before this PING
+    assert fake.kinds.count("LED") == 4 and fake.frame == FRAME
+
+
+def test_frame_of_the_wrong_length_is_not_sent(link, fake):
+    link.send_leds(FRAME[:10])
+    sync(link, fake)
+    assert "LED" not in fake.kinds
+
+
+def test_fake_answers_bad_lines_like_the_firmware(fake):
+    import serial
+
+    with serial.Serial(fake.path, 115200, timeout=0.2) as port:
+        port.write(protocol.encode(0, "HELLO?"))
+        port.write(b"5 PING*8ACF\n")
+        port.write(b"garbage\n")
+        port.write(protocol.encode(6, "LED", "FF0000"))
+        port.write(protocol.encode(7, "TAG", *protocol.tag_fields(1, UID, True)))
+        answers: list[protocol.Message] = []
+        buf = protocol.LineBuffer()
+        deadline = time.monotonic() + 2.0
+        while len([m for m in answers if m.kind == "ACK" or m.kind[0] in "NE"]) < 5 \
+                and time.monotonic() < deadline:
+            answers += [protocol.decode(line) for line in buf.feed(port.read(256))]
+    assert "HELLO" in [m.kind for m in answers]
+    replies = [(m.kind, m.fields) for m in answers if m.kind not in ("HB", "HELLO")]
+    assert replies == [("ACK", ("0",)), ("NAK", ("5", "BAD_CRC")),
+                           ("ERR", ("BAD_LINE", "no", "crc")), ("NAK", ("6", "BAD_PIXELS")),
+                           ("NAK", ("7", "UNEXPECTED"))]
+
+
+# -- unplug, replug, stale -----------------------------------------------------------------------
+
+
+def test_unplug_mid_game_and_replug(link, fake, events):
+    link.set_brightness(30)
+    link.send_leds(FRAME)
+    fake.tap(1, UID)
+    wait_for(events, lambda e: isinstance(e, Tag))
+    assert fake.wait_until(lambda: fake.frame == FRAME)
+
+    fake.unplug()
+    assert "read failed" in wait_for(events, state("down")).detail
+    assert link.state == "down" and link.hello is None
+    changed = tuple(reversed(FRAME))
+    link.send_leds(changed)  # remembered, neither raising nor blocking
+    link.set_brightness(20)
+    assert not link.ping()
+
+    fake.replug()
+    wait_for(events, state("up"), timeout=2.0)
+    assert fake.wait_until(lambda: fake.frame == changed and fake.brightness == 20)
+    assert fake.kinds[-3:] == ["HELLO?", "BRI", "LED"]
+    assert link.stats.reconnects >= 1
+    fake.tap(2, UID)
+    assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(2, UID)
+
+
+def test_device_absent_at_start_comes_up_when_plugged(fake, events):
+    fake.unplug()
+    with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
+        assert "cannot open" in wait_for(events, state("down")).detail
+        link.send_leds(FRAME)
+        retried: list[object] = []
+        assert eventually(lambda: link.stats.reconnects == 0 and link.state == "down")
+        fake.replug()
+        wait_for(events, state("up"), skipped=retried)
+        assert fake.wait_until(lambda: fake.frame == FRAME)
+    assert retried == []  # no second "down" for every retry
+
+
+def test_silent_device_goes_stale_and_is_reopened(link, fake, events):
+    fake.heartbeat(False)
+    link.set_brightness(50)
+    stale = wait_for(events, state("stale"))
+    assert "no valid line" in stale.detail
+    wait_for(events, state("up"))  # reopened: HELLO? was answered
+    assert link.stats.reconnects >= 1
+    assert fake.kinds.count("HELLO?") >= 2 and fake.brightness == 50
+
+
+def test_hung_device_stays_stale_with_one_event(fake, events):
+    with SerialLink(fake.path, 115200, events.put_nowait, stale_after=0.3) as link:
+        wait_for(events, state("up"))
+        fake.freeze(True)
+        wait_for(events, state("stale"))
+        assert eventually(lambda: link.stats.reconnects >= 2, timeout=3.0)
+        assert [e for e in drain(events) if isinstance(e, LinkEvent)] == []
+        fake.freeze(False)  # heartbeats again; the repeated HELLO? gets its answer
+        wait_for(events, state("up"), timeout=3.0)
+
+
+def test_write_failure_takes_the_link_down_and_back(events, no_leaks):
+    """Through the injectable opener: a port whose writes fail after HELLO."""
+    ports: list[ScriptedPort] = []
+
+    def opener(path: str, baud: int) -> ScriptedPort:
+        port = ScriptedPort()
+        port.incoming.put(protocol.encode(0, "HELLO", *protocol.hello_fields("s", 1, 2)))
+        ports.append(port)
+        return port
+
+    with SerialLink("/dev/scripted", 115200, events.put_nowait, opener=opener) as link:
+        wait_for(events, state("up"))
+        ports[0].fail_writes = True
+        link.send_leds([(1, 2, 3), (4, 5, 6)])  # fails: no exception here
+        assert "write failed" in wait_for(events, state("down")).detail
+        wait_for(events, state("up"))
+        assert ports[0].closed and len(ports) == 2
+        assert eventually(lambda: any(b"LED 010203040506" in line for line in ports[1].written))
+
+
+class ScriptedPort:
+    """An in-memory port: feed ``incoming``, read ``written``."""
+
+    def __init__(self) -> None:
+        self.incoming: queue.Queue[bytes] = queue.Queue()
+        self.written: list[bytes] = []
+        self.fail_writes = False
+        self.closed = False
+
+    def read(self, size: int = 1) -> bytes:
+        try:
+            return self.incoming.get(timeout=0.05)
+        except queue.Empty:
+            return b""
+
+    def write(self, data: bytes) -> int:
+        if self.fail_writes:
+            raise OSError(5, "Input/output error")
+        self.written.append(data)
+        return len(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+# -- versions and closing -------------------------------------------------------------------
+
+
+def test_unknown_major_version_is_reported_and_not_driven(no_leaks, events):
+    with FakePico(hb_interval=HB, proto="2") as fake, \
+            SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
+        assert "proto=2" in wait_for(events, state("version")).detail
+        link.send_leds(FRAME)
+        fake.tap(1, UID)
+        sync(link, fake)
+        assert link.state == "version" and "LED" not in fake.kinds
+        assert not [e for e in drain(events) if isinstance(e, Tag)]
+
+
+def test_minor_version_is_fine(no_leaks, events):
+    with FakePico(hb_interval=HB, proto="1.4") as fake, \
+            SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
+        wait_for(events, state("up"))
+        assert link.hello["proto_minor"] == 4
+
+
+def test_close_is_prompt_and_idempotent(fake, events):
+    link = SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE)
+    wait_for(events, state("up"))
+    started = time.monotonic()
+    link.close()
+    assert time.monotonic() - started < 2.0
+    link.close()
+    assert link.state == "closed"
+    link.send_leds(FRAME)  # after close: ignored, no exception
+    link.set_brightness(1)
+    assert not link.ping()
+    assert not [t for t in threading.enumerate() if t.name.startswith("pico-link")]
+
+
+def test_bad_values_are_the_callers_bug(link):
+    with pytest.raises(ValueError):
+        link.send_leds([(256, 0, 0)])
+    with pytest.raises(ValueError):
+        link.send_leds([(0, 0, 0)] * 98)
+    with pytest.raises(ValueError):
+        link.set_brightness(300)
