@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .hardware import buzzer as sound
 from .hardware.display import Display
 from .hardware.leds import LedSink
 from .inputs import Event
@@ -18,11 +19,14 @@ from .views import leds, oled
 
 
 class Box:
-    def __init__(self, session: Session, display: Display, led_sink: LedSink):
+    def __init__(self, session: Session, display: Display, led_sink: LedSink,
+                 buzzer: sound.Buzzer | None = None):
         self.session = session
         self.display = display
         self.leds = led_sink
+        self.buzzer = buzzer or sound.Buzzer()
         self._led_model: dict[str, Any] = {}
+        self._screen: dict[str, Any] | None = None
         self.refresh()
 
     def handle(self, event: Event) -> None:
@@ -31,7 +35,11 @@ class Box:
 
     def refresh(self) -> None:
         """Render the current screen and LED frame; adapters skip unchanged ones."""
-        self.display.show(oled.render(self.session.screen()))
+        screen = self.session.screen()
+        self.display.show(oled.render(screen))
+        if self._screen is not None and (name := sound.cue(self._screen, screen)):
+            self.buzzer.play(name)
+        self._screen = screen
         self._led_model = self.session.led_model()
         self.leds.show(leds.entanglion_frame(self._led_model, self.session.phase))
 
@@ -42,3 +50,4 @@ class Box:
     def close(self) -> None:
         self.display.close()
         self.leds.close()
+        self.buzzer.close()

@@ -49,6 +49,7 @@ class Devices:
     display: Display
     leds: LedSink
     closers: list[Callable[[], None]] = field(default_factory=list)
+    buzzer: Any = None  # a hardware.buzzer.Buzzer
     link: Any = None  # the co-processor link, when there is one
 
 
@@ -231,6 +232,7 @@ def open_devices(config: Any, put: Callable[[Any], None],
     """Open everything the config names. Readers that are missing do not stop the box
     (they reconnect by themselves); GPIO that cannot be opened does (see ``doctor``)."""
     from .hardware.buttons import GpioButtons
+    from .hardware.buzzer import Buzzer, GpioBuzzer
     from .hardware.leds import FirmwareLeds, GpioLeds, load_led_map
     from .hardware.oled import open_display
 
@@ -253,6 +255,10 @@ def open_devices(config: Any, put: Callable[[Any], None],
                 reader = Rdm6300Reader(path, pad, put, baud=config.reader.rdm6300_baud,
                                        clock=clock)
                 closers.append(reader.close)
+        buzzer = Buzzer()
+        if config.buzzer.pin is not None:
+            buzzer = GpioBuzzer(config.buzzer.pin)
+            closers.append(buzzer.close)
         leds: LedSink
         if config.leds.sink == "firmware":
             chain = load_led_map(config.leds.map) if config.leds.map else None
@@ -267,7 +273,7 @@ def open_devices(config: Any, put: Callable[[Any], None],
             _quietly(close)
         display.close()
         raise
-    return Devices(display, leds, closers, link)
+    return Devices(display, leds, closers, buzzer, link)
 
 
 def close_devices(devices: Devices) -> None:
@@ -328,7 +334,7 @@ def main(config_path: str | None) -> int:
     session = Session(journal, registry, configuration.session_config(config))
     for alert in alerts:
         session.alert(*alert)
-    box = Box(session, devices.display, devices.leds)
+    box = Box(session, devices.display, devices.leds, devices.buzzer)
     daemon = Daemon(box, events, Classifier(config.buttons.hold_time, config.buttons.debounce),
                     Notifier(), devices.closers)
     return daemon.run()

@@ -4,6 +4,7 @@
    column can be judged by eye.
 2. The LEDs chase through every pixel in logical order (planets, then the track),
    then flash red, green and blue: a wrong LED map or a dead pixel shows at once.
+   The buzzer, if configured, beeps three times.
 3. Echo: each button press and tag read is shown on the OLED and printed, with the
    card name when the tag is enrolled. Hold BACK (or wait ``--seconds``) to finish.
 
@@ -78,6 +79,10 @@ def run(devices: Any, events: queue.SimpleQueue, classifier: Classifier,
         if n < PIXEL_COUNT:
             say(f"LED {n:2}: {PIXELS[n]}")
         sleep(CHASE_STEP if n < PIXEL_COUNT else FLASH)
+    buzzer = getattr(devices, "buzzer", None)
+    if buzzer is not None:
+        buzzer.play("won")
+        say("buzzer: three beeps (silence means none fitted or a wiring fault)")
     link_ok = devices.link is None or devices.link.state == "up"
     if devices.link is not None:
         hello = devices.link.hello

@@ -227,7 +227,7 @@ def test_an_empty_pads_table_means_no_pads(tmp_path):
 def test_relative_paths_are_relative_to_the_file(tmp_path):
     folder = tmp_path / "etc"
     folder.mkdir()
-    path = write(folder, """\
+    write(folder, """\
 [link]
 device = "tty/link"
 [reader]

@@ -84,3 +84,84 @@ def test_tags_of_another_game_do_not_count(path):
     registry = Registry({uid(1): Card("qno", "card", "red_zero")})
     e = Enrolment(registry, lambda r: None)
     assert len(e.wanted) == 41
+
+
+# ---------------------------------------------------------------------- on the box
+
+
+def test_enrolment_on_the_box_with_the_pico_and_buttons(tmp_path, monkeypatch, capsys):
+    """``companion enroll`` itself: taps arrive from the (fake) Pico, BACK skips, OK
+    stops, and a second run resumes. Mock GPIO stands in for the buttons."""
+    import threading
+    import time
+
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion import enroll
+    from companion.hardware.fake_pico import FakePico
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    previous, factory = Device.pin_factory, MockFactory()
+    Device.pin_factory = factory
+    tags = tmp_path / "tags.toml"
+    config = tmp_path / "config.toml"
+    try:
+        with FakePico(hb_interval=0.2) as pico:
+            config.write_text(f'[oled]\ndriver = "none"\n[link]\ndevice = "{pico.path}"\n'
+                              f'[paths]\nstate_dir = "{tmp_path}"\nregistry = "{tags}"\n')
+
+            def run_until(predicate, actions):
+                result = {}
+                opened = len(pico.commands)  # the link opens after the buttons
+                worker = threading.Thread(
+                    target=lambda: result.setdefault("status", enroll.main(str(config),
+                                                                          "entanglion")))
+                worker.start()
+                assert _eventually(lambda: any(c.kind == "HELLO?"
+                                               for c in pico.commands[opened:]))
+                for action in actions:
+                    action()
+                assert _eventually(predicate), capsys.readouterr().out
+                press(factory, 5)  # OK: stop
+                worker.join(10)
+                assert not worker.is_alive()
+                return result["status"]
+
+            status = run_until(
+                lambda: tags.exists() and len(Registry.load(tags)) == 2,
+                [lambda: pico.tap(1, uid(1)), lambda: time.sleep(0.2),
+                 lambda: pico.tap(2, uid(1)),  # the same tag again: refused
+                 lambda: time.sleep(0.2), lambda: pico.tap(3, uid(2))])
+            assert status == 0
+            assert "Tag already used: H" in capsys.readouterr().out
+
+            status = run_until(  # resumes at H 3 of 8; BACK skips the rest of the Hs
+                lambda: len(Registry.load(tags)) == 3,
+                [lambda: press(factory, 6),
+                 lambda: time.sleep(0.2), lambda: pico.tap(1, uid(3))])
+            assert status == 0
+            assert Registry.load(tags).lookup(uid(3)) == Card("entanglion", "engine", "CNOT")
+            out = capsys.readouterr().out
+            assert "H, 3 of 8" in out and "Skipped H" in out
+    finally:
+        factory.reset()
+        Device.pin_factory = previous
+
+
+def press(factory, pin):
+    factory.pin(pin).drive_low()
+    import time
+    time.sleep(0.05)
+    factory.pin(pin).drive_high()
+
+
+def _eventually(predicate, timeout=10.0):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
