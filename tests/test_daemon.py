@@ -272,3 +272,60 @@ def test_a_registry_without_tags_still_plays(tmp_path, gpio):
     rig.press("OK")
     rig.press("OK")
     assert rig.session.mode == "setup"
+
+
+def test_open_devices_for_the_build_without_a_co_processor(tmp_path, gpio):
+    """No Pico: RDM6300 readers on serial ports, the track on GPIO, a buzzer. A tag on
+    pad 2's reader arrives as Tag(2, uid); everything closes again."""
+    import os
+    import pty
+    import time
+
+    from companion.config import (BuzzerConfig, Config, LedsConfig, OledConfig,
+                                  ReaderConfig)
+    from companion.daemon import close_devices, open_devices
+    from companion.hardware import rdm6300
+    from companion.hardware.leds import GpioLeds
+
+    ports = [pty.openpty() for _ in range(2)]
+    try:
+        config = Config(
+            oled=OledConfig(driver="none"),
+            reader=ReaderConfig(kind="rdm6300",
+                                rdm6300=tuple(os.ttyname(slave) for _, slave in ports)),
+            leds=LedsConfig(sink="gpio", track_pins=(20, 21, 22, 23)),
+            buzzer=BuzzerConfig(pin=12))
+        events = queue.SimpleQueue()
+        devices = open_devices(config, events.put)
+        assert isinstance(devices.leds, GpioLeds) and devices.link is None
+        os.write(ports[1][0], rdm6300.frame("67003B51C6"))
+        deadline, got = time.monotonic() + 5, []
+        while time.monotonic() < deadline and Tag(2, "67003B51C6") not in got:
+            try:
+                got.append(events.get(timeout=0.1))
+            except queue.Empty:
+                pass
+        assert Tag(2, "67003B51C6") in got
+        devices.buzzer.play("refused")
+        close_devices(devices)
+        assert gpio.pin(5).function == "input"  # buttons released
+    finally:
+        for master, slave in ports:
+            os.close(master)
+            os.close(slave)
+
+
+def test_a_gpio_that_cannot_be_opened_leaves_nothing_open(tmp_path, gpio):
+    from gpiozero import Button
+    from gpiozero.exc import GPIOPinInUse
+
+    from companion.config import Config, LedsConfig, OledConfig, ReaderConfig
+    from companion.daemon import open_devices
+
+    squatter = Button(16)  # EXCHANGE's pin, held by "another program"
+    config = Config(oled=OledConfig(driver="none"), reader=ReaderConfig(kind="none"),
+                    leds=LedsConfig(sink="none"))
+    with pytest.raises(GPIOPinInUse):
+        open_devices(config, lambda e: None)
+    squatter.close()
+    open_devices(config, lambda e: None).closers[0]()  # every pin was freed
