@@ -276,6 +276,43 @@ def open_devices(config: Any, put: Callable[[Any], None],
     return Devices(display, leds, closers, buzzer, link)
 
 
+def next_inputs(events: Any, classifier: Classifier, wait: float,
+                clock: Callable[[], float] = time.monotonic) -> list[Any]:
+    """For the small loops of ``enroll`` and ``selftest``: wait up to ``wait`` s (less if
+    a hold falls due) for one queued event; return the presses, holds and tags it and
+    the passing time complete. Link events and lifted tags are dropped."""
+    deadline = classifier.deadline()
+    if deadline is not None:
+        wait = min(wait, max(0.0, deadline - clock()))
+    try:
+        event = events.get(timeout=wait)
+    except queue.Empty:
+        event = None
+    found = classifier.feed(event) if isinstance(event, Edge) else \
+        [event] if isinstance(event, Tag) else []
+    return found + classifier.due(clock())
+
+
+def open_for(command: str, config_path: str | None,
+             events: queue.SimpleQueue) -> tuple[Any, Devices] | int:
+    """Config and devices for a hands-on command, or its exit status with the reason
+    printed: 2 for a bad config file, 1 when the hardware cannot be opened."""
+    from . import config as configuration
+    from .hardware.leds import LedMapError
+
+    try:
+        config = configuration.load(config_path)
+        return config, open_devices(config, events.put)
+    except (configuration.ConfigError, LedMapError) as exc:
+        print(f"companion {command}: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - one line; doctor has the details
+        print(f"companion {command}: cannot open the hardware: {type(exc).__name__}: {exc} "
+              "(is the service running? sudo systemctl stop companion; then companion "
+              "doctor)", file=sys.stderr)
+        return 1
+
+
 def close_devices(devices: Devices) -> None:
     """LEDs first (their "all off" may travel over the link), then inputs and links."""
     _quietly(devices.leds.close)
@@ -285,28 +322,18 @@ def close_devices(devices: Devices) -> None:
 
 
 def main(config_path: str | None) -> int:
-    """``companion run``. Exit 2: bad config or tag file; 1: hardware cannot be opened."""
+    """``companion run``. Exit 2: bad config file or LED map; 1: the hardware or the
+    journal cannot be opened. A broken tag file only disables tapping."""
     from . import config as configuration
-    from .hardware.leds import LedMapError
     from .journal import Journal, JournalError
     from .registry import Registry, RegistryError
 
     _log_to_stderr()
-    try:
-        config = configuration.load(config_path)
-    except configuration.ConfigError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
-        return 2
     events: queue.SimpleQueue = queue.SimpleQueue()
-    try:
-        devices = open_devices(config, events.put)
-    except LedMapError as exc:
-        print(f"companion: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # noqa: BLE001 - one line, and the fix is in doctor
-        print(f"companion: cannot open the hardware: {type(exc).__name__}: {exc} "
-              "(run 'companion doctor')", file=sys.stderr)
-        return 1
+    opened = open_for("run", config_path, events)
+    if isinstance(opened, int):
+        return opened
+    config, devices = opened
     alerts: list[tuple[str, ...]] = []
     state_dir = Path(config.paths.state_dir)
     try:

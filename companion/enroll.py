@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import queue
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -118,30 +117,23 @@ class Enrolment:
 
 def main(config_path: str | None, game: str) -> int:
     """Run an enrolment on the box's own hardware (stop the service first)."""
-    from . import config as configuration
-    from .daemon import close_devices, open_devices
-    from .hardware.buttons import Classifier, Edge
+    from .daemon import close_devices, next_inputs, open_for
+    from .hardware.buttons import Classifier
     from .views import oled
 
-    try:
-        config = configuration.load(config_path)
-    except configuration.ConfigError as exc:
-        print(f"companion enroll: {exc}", file=sys.stderr)
-        return 2
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    opened = open_for("enroll", config_path, events)
+    if isinstance(opened, int):
+        return opened
+    config, devices = opened
     path = Path(config.paths.registry_path)
     try:
         registry = Registry.load(path) if path.exists() else Registry()
     except RegistryError as exc:
+        close_devices(devices)
         print(f"companion enroll: {exc}", file=sys.stderr)
         return 2
     enrolment = Enrolment(registry, lambda r: r.save(path), game)
-    events: queue.SimpleQueue = queue.SimpleQueue()
-    try:
-        devices = open_devices(config, events.put)
-    except Exception as exc:  # noqa: BLE001
-        print(f"companion enroll: cannot open the hardware: {exc} (is the companion "
-              "service running? sudo systemctl stop companion)", file=sys.stderr)
-        return 1
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce)
     print(f"Enrolling {game} tags into {path}; BACK skips a card, OK stops.")
     shown = None
@@ -152,16 +144,7 @@ def main(config_path: str | None, game: str) -> int:
                 shown = model
                 devices.display.show(oled.render(model))
                 print(" | ".join([model["title"], *filter(None, model["lines"])]), flush=True)
-            deadline = classifier.deadline()
-            timeout = 1.0 if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                event = events.get(timeout=timeout)
-            except queue.Empty:
-                event = None
-            found = classifier.feed(event) if isinstance(event, Edge) else \
-                [event] if isinstance(event, Tag) else []
-            found += classifier.due(time.monotonic())
-            for e in found:
+            for e in next_inputs(events, classifier, 1.0):
                 if isinstance(e, Tag):
                     enrolment.tap(e.uid)
                 elif isinstance(e, (Press, Hold)) and e.button == BACK:

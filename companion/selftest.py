@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .hardware.buttons import Classifier, Edge
+from .hardware.buttons import Classifier
 from .inputs import BACK, Hold, Press, Tag
 from .views.font import draw_centered
 from .views.leds import OFF, PIXEL_COUNT, PIXELS
@@ -65,6 +65,7 @@ def run(devices: Any, events: queue.SimpleQueue, classifier: Classifier,
         registry: Any = None, seconds: float = 60.0, out: Any = sys.stdout,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic) -> int:
+    from .daemon import next_inputs
     from .views import oled
 
     def say(text: str) -> None:
@@ -92,16 +93,7 @@ def run(devices: Any, events: queue.SimpleQueue, classifier: Classifier,
     say(f"echo for {seconds:g} s: press buttons, tap cards; hold BACK to finish")
     end = clock() + seconds
     while (left := end - clock()) > 0:
-        deadline = classifier.deadline()
-        wait = left if deadline is None else min(left, max(0.0, deadline - clock()))
-        try:
-            event = events.get(timeout=wait)
-        except queue.Empty:
-            event = None
-        found = classifier.feed(event) if isinstance(event, Edge) else \
-            [event] if isinstance(event, Tag) else []
-        found += classifier.due(clock())
-        for e in found:
+        for e in next_inputs(events, classifier, left, clock):
             if isinstance(e, Hold) and e.button == BACK:
                 return _verdict(display, link_ok, say)
             if isinstance(e, Press):
@@ -124,27 +116,18 @@ def _verdict(display: Any, link_ok: bool, say: Callable[[str], None]) -> int:
 
 
 def main(config_path: str | None, seconds: float) -> int:
-    from . import config as configuration
-    from .daemon import close_devices, open_devices
+    from .daemon import close_devices, open_for
     from .registry import Registry, RegistryError
 
-    try:
-        config = configuration.load(config_path)
-    except configuration.ConfigError as exc:
-        print(f"companion selftest: {exc}", file=sys.stderr)
-        return 2
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    opened = open_for("selftest", config_path, events)
+    if isinstance(opened, int):
+        return opened
+    config, devices = opened
     try:
         registry = Registry.load(config.paths.registry_path)
     except RegistryError:
         registry = None  # echo shows raw UIDs
-    events: queue.SimpleQueue = queue.SimpleQueue()
-    try:
-        devices = open_devices(config, events.put)
-    except Exception as exc:  # noqa: BLE001
-        print(f"companion selftest: cannot open the hardware: {exc} (is the service "
-              "running? sudo systemctl stop companion; then companion doctor)",
-              file=sys.stderr)
-        return 1
     if devices.link is not None:  # give the co-processor its moment to say HELLO
         deadline = time.monotonic() + 3
         while devices.link.state != "up" and time.monotonic() < deadline:

@@ -39,7 +39,7 @@ RETRY_EVERY = 0.5  # reopen attempts while the device is away
 ASK_AGAIN = 1.0  # repeat HELLO? this often until a HELLO comes (the first may be lost)
 WARN_EVERY = 10.0  # at most one warning per kind of trouble per this many seconds
 JOIN_TIMEOUT = 2.0
-MAX_PIXELS = (protocol.MAX_LINE - len("65535 LED ") - len("*XXXX")) // 6  # 97
+MAX_PIXELS = (protocol.MAX_LINE - len("65535 LED ") - len("*FFFF")) // 6  # 97
 
 EVENT_STATES = ("up", "stale", "down", "version")  # the states announced as LinkEvents
 

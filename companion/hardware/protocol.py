@@ -126,7 +126,7 @@ def encode(seq, kind, *fields):
             raise ProtocolError("bad fields")
     check_fields(kind, fields)
     body = " ".join((str(seq), kind) + fields)
-    if len(body) + 5 > MAX_LINE:  # 5 = "*XXXX"
+    if len(body) + 5 > MAX_LINE:  # 5 = "*" and four hex digits
         raise ProtocolError("too long")
     return seal(body)
 
@@ -182,7 +182,7 @@ def salvage(line):
     rejected.
     """
     line = bytes(line).rstrip(b"\r\n")
-    if len(line) > MAX_LINE or len(line) < 5 or line[-5] != 0x2A:  # must end in "*XXXX"
+    if len(line) > MAX_LINE or len(line) < 5 or line[-5] != 0x2A:  # must end in "*" and four hex digits
         return None
     tries = 0
     for start in range(1, len(line) - 5):

@@ -23,31 +23,12 @@ from companion.hardware import protocol
 from companion.hardware.fake_pico import FakePico
 from companion.hardware.link import LinkEvent, SerialLink, TagOff
 from companion.inputs import Tag
+from waiting import is_state, wait_for
 
 HB = 0.05
 STALE = 0.6
 UID = "04A1B2C3D4E580"
 FRAME = tuple((i * 10, 255 - i * 10, i) for i in range(24))
-
-
-def wait_for(events: queue.Queue, match: Callable[[object], bool], timeout: float = 2.0,
-             skipped: list[object] | None = None):
-    """The first event that ``match``es within ``timeout`` s; others go to ``skipped``."""
-    deadline = time.monotonic() + timeout
-    seen = [] if skipped is None else skipped
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            event = events.get(timeout=left)
-        except queue.Empty:
-            break
-        if match(event):
-            return event
-        seen.append(event)
-    raise AssertionError(f"no matching event within {timeout} s; saw {seen}")
-
-
-def state(name: str) -> Callable[[object], bool]:
-    return lambda event: isinstance(event, LinkEvent) and event.state == name
 
 
 def drain(events: queue.Queue) -> list[object]:
@@ -107,7 +88,7 @@ def events():
 @pytest.fixture
 def link(fake, events):
     with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as serial_link:
-        wait_for(events, state("up"))
+        wait_for(events, is_state("up"))
         yield serial_link
 
 
@@ -116,7 +97,7 @@ def link(fake, events):
 
 def test_hello_brings_the_link_up(fake, events):
     with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
-        event = wait_for(events, state("up"))
+        event = wait_for(events, is_state("up"))
         assert "fw=fake-1" in event.detail and event.source == fake.path
         assert link.state == "up"
         assert link.hello == {"fw": "fake-1", "proto": 1, "proto_minor": 0, "readers": 3,
@@ -189,7 +170,7 @@ def test_random_noise_between_lines_never_loses_a_line(link, fake, events):
 def test_rejects_warn_at_most_once_per_ten_seconds(fake, events, caplog):
     caplog.set_level(logging.DEBUG, logger="companion.hardware.link")
     with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE):
-        wait_for(events, state("up"))
+        wait_for(events, is_state("up"))
         for _ in range(30):
             fake.send_raw(b">>> babble\r\n")
         fake.tap(1, UID)
@@ -260,7 +241,7 @@ def test_unplug_mid_game_and_replug(link, fake, events):
     assert fake.wait_until(lambda: fake.frame == FRAME)
 
     fake.unplug()
-    assert "read failed" in wait_for(events, state("down")).detail
+    assert "read failed" in wait_for(events, is_state("down")).detail
     assert link.state == "down" and link.hello is None
     changed = tuple(reversed(FRAME))
     link.send_leds(changed)  # remembered, neither raising nor blocking
@@ -268,7 +249,7 @@ def test_unplug_mid_game_and_replug(link, fake, events):
     assert not link.ping()
 
     fake.replug()
-    wait_for(events, state("up"), timeout=2.0)
+    wait_for(events, is_state("up"), timeout=2.0)
     assert fake.wait_until(lambda: fake.frame == changed and fake.brightness == 20)
     assert fake.kinds[-3:] == ["HELLO?", "BRI", "LED"]
     assert link.stats.reconnects >= 1
@@ -279,12 +260,12 @@ def test_unplug_mid_game_and_replug(link, fake, events):
 def test_device_absent_at_start_comes_up_when_plugged(fake, events):
     fake.unplug()
     with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
-        assert "cannot open" in wait_for(events, state("down")).detail
+        assert "cannot open" in wait_for(events, is_state("down")).detail
         link.send_leds(FRAME)
         retried: list[object] = []
         assert eventually(lambda: link.stats.reconnects == 0 and link.state == "down")
         fake.replug()
-        wait_for(events, state("up"), skipped=retried)
+        wait_for(events, is_state("up"), skipped=retried)
         assert fake.wait_until(lambda: fake.frame == FRAME)
     assert retried == []  # no second "down" for every retry
 
@@ -292,22 +273,22 @@ def test_device_absent_at_start_comes_up_when_plugged(fake, events):
 def test_silent_device_goes_stale_and_is_reopened(link, fake, events):
     fake.heartbeat(False)
     link.set_brightness(50)
-    stale = wait_for(events, state("stale"))
+    stale = wait_for(events, is_state("stale"))
     assert "no valid line" in stale.detail
-    wait_for(events, state("up"))  # reopened: HELLO? was answered
+    wait_for(events, is_state("up"))  # reopened: HELLO? was answered
     assert link.stats.reconnects >= 1
     assert fake.kinds.count("HELLO?") >= 2 and fake.brightness == 50
 
 
 def test_hung_device_stays_stale_with_one_event(fake, events):
     with SerialLink(fake.path, 115200, events.put_nowait, stale_after=0.3) as link:
-        wait_for(events, state("up"))
+        wait_for(events, is_state("up"))
         fake.freeze(True)
-        wait_for(events, state("stale"))
+        wait_for(events, is_state("stale"))
         assert eventually(lambda: link.stats.reconnects >= 2, timeout=3.0)
         assert [e for e in drain(events) if isinstance(e, LinkEvent)] == []
         fake.freeze(False)  # heartbeats again; the repeated HELLO? gets its answer
-        wait_for(events, state("up"), timeout=3.0)
+        wait_for(events, is_state("up"), timeout=3.0)
 
 
 def test_write_failure_takes_the_link_down_and_back(events, no_leaks):
@@ -321,11 +302,11 @@ def test_write_failure_takes_the_link_down_and_back(events, no_leaks):
         return port
 
     with SerialLink("/dev/scripted", 115200, events.put_nowait, opener=opener) as link:
-        wait_for(events, state("up"))
+        wait_for(events, is_state("up"))
         ports[0].fail_writes = True
         link.send_leds([(1, 2, 3), (4, 5, 6)])  # fails: no exception here
-        assert "write failed" in wait_for(events, state("down")).detail
-        wait_for(events, state("up"))
+        assert "write failed" in wait_for(events, is_state("down")).detail
+        wait_for(events, is_state("up"))
         assert ports[0].closed and len(ports) == 2
         assert eventually(lambda: any(b"LED 010203040506" in line for line in ports[1].written))
 
@@ -361,7 +342,7 @@ class ScriptedPort:
 def test_unknown_major_version_is_reported_and_not_driven(no_leaks, events):
     with FakePico(hb_interval=HB, proto="2") as fake, \
             SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
-        assert "proto=2" in wait_for(events, state("version")).detail
+        assert "proto=2" in wait_for(events, is_state("version")).detail
         link.send_leds(FRAME)
         fake.tap(1, UID)
         sync(link, fake)
@@ -372,13 +353,13 @@ def test_unknown_major_version_is_reported_and_not_driven(no_leaks, events):
 def test_minor_version_is_fine(no_leaks, events):
     with FakePico(hb_interval=HB, proto="1.4") as fake, \
             SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
-        wait_for(events, state("up"))
+        wait_for(events, is_state("up"))
         assert link.hello["proto_minor"] == 4
 
 
 def test_close_is_prompt_and_idempotent(fake, events):
     link = SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE)
-    wait_for(events, state("up"))
+    wait_for(events, is_state("up"))
     started = time.monotonic()
     link.close()
     assert time.monotonic() - started < 2.0

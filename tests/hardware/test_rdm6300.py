@@ -9,7 +9,6 @@ import tempfile
 import threading
 import time
 import tty
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -17,9 +16,10 @@ from hypothesis import strategies as st
 
 pytest.importorskip("serial")
 
-from companion.hardware.link import LinkEvent, TagOff
+from companion.hardware.link import TagOff
 from companion.hardware.rdm6300 import FrameScanner, Rdm6300Reader, frame, parse_payload
 from companion.inputs import Tag
+from waiting import is_state, wait_for
 
 CARD = "67003B51C6"  # the test vector: 67 ^ 00 ^ 3B ^ 51 ^ C6 = CB
 OTHER = "0A0B0C0D0E"
@@ -109,26 +109,6 @@ class FakeRdm:
     def close(self) -> None:
         self.unplug()
         shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def wait_for(events: queue.Queue, match: Callable[[object], bool], timeout: float = 2.0,
-             skipped: list[object] | None = None):
-    """The first event that ``match``es within ``timeout`` s; others go to ``skipped``."""
-    deadline = time.monotonic() + timeout
-    seen = [] if skipped is None else skipped
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            event = events.get(timeout=left)
-        except queue.Empty:
-            break
-        if match(event):
-            return event
-        seen.append(event)
-    raise AssertionError(f"no matching event within {timeout} s; saw {seen}")
-
-
-def is_state(name: str) -> Callable[[object], bool]:
-    return lambda event: isinstance(event, LinkEvent) and event.state == name
 
 
 def is_off(event: object) -> bool:
