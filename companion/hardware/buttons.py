@@ -98,23 +98,29 @@ class Classifier:
 
 
 class GpioButtons:
-    """gpiozero ``Button`` per pin; callbacks only stamp and enqueue an :class:`Edge`."""
+    """A gpiozero input per pin; callbacks only stamp and enqueue an :class:`Edge`.
+
+    ``DigitalInputDevice`` rather than ``Button``: a ``Button`` starts a hold-polling
+    thread per pin (waking ten times a second, forever) for a feature we do not use.
+    """
 
     def __init__(self, pins: Mapping[str, int], put: Callable[[Edge], None], *,
                  pull_up: bool = True, clock: Callable[[], float] = time.monotonic,
                  pin_factory: object = None):
-        from gpiozero import Button
+        from gpiozero import DigitalInputDevice
 
         self._put = put
         self._clock = clock
-        self.buttons: dict[str, Button] = {}
+        self.buttons: dict[str, DigitalInputDevice] = {}
         try:
             for name, pin in pins.items():
                 # No bounce_time: lgpio's debounce waits for a stable line (adds latency
-                # and can drop quick taps); Classifier debounces instead.
-                button = Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
-                button.when_pressed = self._callback(name, True)
-                button.when_released = self._callback(name, False)
+                # and can drop quick taps); Classifier debounces instead. With the pull-up
+                # a press pulls the pin low, which gpiozero then reports as active.
+                button = DigitalInputDevice(pin, pull_up=pull_up, bounce_time=None,
+                                            pin_factory=pin_factory)
+                button.when_activated = self._callback(name, True)
+                button.when_deactivated = self._callback(name, False)
                 self.buttons[name] = button
         except Exception:
             self.close()
@@ -130,7 +136,7 @@ class GpioButtons:
 
     def pressed(self) -> list[str]:
         """Buttons held down right now (for selftest and a stuck-button check)."""
-        return [name for name, b in self.buttons.items() if b.is_pressed]
+        return [name for name, b in self.buttons.items() if b.is_active]
 
     def close(self) -> None:
         for button in self.buttons.values():
