@@ -286,6 +286,7 @@ def test_open_devices_for_the_build_without_a_co_processor(tmp_path, gpio):
     from companion.daemon import close_devices, open_devices
     from companion.hardware import rdm6300
     from companion.hardware.leds import GpioLeds
+    from companion.hardware.link import LinkEvent
 
     ports = [pty.openpty() for _ in range(2)]
     try:
@@ -298,14 +299,20 @@ def test_open_devices_for_the_build_without_a_co_processor(tmp_path, gpio):
         events = queue.SimpleQueue()
         devices = open_devices(config, events.put)
         assert isinstance(devices.leds, GpioLeds) and devices.link is None
+
+        def wait_for(wanted):
+            deadline, got = time.monotonic() + 5, []
+            while time.monotonic() < deadline and wanted not in got:
+                try:
+                    got.append(events.get(timeout=0.1))
+                except queue.Empty:
+                    pass
+            assert wanted in got
+
+        # Opening sets the tty raw; bytes written before that may be cooked away.
+        wait_for(LinkEvent("up", "RDM6300 reader for pad 2", os.ttyname(ports[1][1])))
         os.write(ports[1][0], rdm6300.frame("67003B51C6"))
-        deadline, got = time.monotonic() + 5, []
-        while time.monotonic() < deadline and Tag(2, "67003B51C6") not in got:
-            try:
-                got.append(events.get(timeout=0.1))
-            except queue.Empty:
-                pass
-        assert Tag(2, "67003B51C6") in got
+        wait_for(Tag(2, "67003B51C6"))
         devices.buzzer.play("refused")
         close_devices(devices)
         assert gpio.pin(5).function == "input"  # buttons released
