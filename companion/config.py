@@ -130,7 +130,7 @@ class LedsConfig:
     track_pins: tuple[int, ...] = ()  # detection track spaces 1..N
     planet_pins: tuple[int, ...] = ()  # none, or 12 in PLANET_ORDER
     off_at_exit: bool = True
-    map: str | None = None  # LED map file; None = logical order
+    map: str | None = None  # LED map file; None = the reference build's (hardware/led-map.json)
 
     @property
     def planets(self) -> dict[str, int]:
@@ -935,8 +935,8 @@ def dumps_defaults() -> str:
         f"#planet_pins = {v(le.planet_pins)}",
         "# Turn the LEDs off when the box stops.",
         f"#off_at_exit = {v(le.off_at_exit)}",
-        "# Unset: the chain is wired in logical order. Otherwise map = \"FILE\" names",
-        "# the LED map file giving the physical order.",
+        "# Unset: the chain is wired as in hardware/README.md (hardware/led-map.json).",
+        "# Otherwise map = \"FILE\" names an LED map file giving your chain's order.",
         "",
         "[buzzer]",
         "# GPIO of a buzzer (the reference build uses 12), or false for none.",

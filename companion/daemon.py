@@ -233,7 +233,7 @@ def open_devices(config: Any, put: Callable[[Any], None],
     (they reconnect by themselves); GPIO that cannot be opened does (see ``doctor``)."""
     from .hardware.buttons import GpioButtons
     from .hardware.buzzer import Buzzer, GpioBuzzer
-    from .hardware.leds import FirmwareLeds, GpioLeds, load_led_map
+    from .hardware.leds import FirmwareLeds, GpioLeds, default_led_map_path, load_led_map
     from .hardware.oled import open_display
 
     display = open_display(config.oled, clock)
@@ -261,7 +261,7 @@ def open_devices(config: Any, put: Callable[[Any], None],
             closers.append(buzzer.close)
         leds: LedSink
         if config.leds.sink == "firmware":
-            chain = load_led_map(config.leds.map) if config.leds.map else None
+            chain = load_led_map(config.leds.map or default_led_map_path())
             leds = FirmwareLeds(link, chain, config.leds.brightness, config.leds.off_at_exit)
         elif config.leds.sink == "gpio":
             leds = GpioLeds(config.leds.track_pins, config.leds.planets,

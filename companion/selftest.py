@@ -2,8 +2,9 @@
 
 1. The OLED shows a test pattern (border, checkerboard, text): every pixel row and
    column can be judged by eye.
-2. The LEDs chase through every pixel in logical order (planets, then the track),
-   then flash red, green and blue: a wrong LED map or a dead pixel shows at once.
+2. The LEDs chase along the chain in LED-map order, the OLED naming each pixel's
+   planet or track space, then flash red, green and blue: a wiring that does not
+   match ``hardware/led-map.json`` or a dead pixel shows at once.
    The buzzer, if configured, beeps three times.
 3. Echo: each button press and tag read is shown on the OLED and printed, with the
    card name when the tag is enrolled. Hold BACK (or wait ``--seconds``) to finish.
@@ -27,8 +28,9 @@ from .inputs import BACK, Hold, Press, Tag
 from .views.font import draw_centered
 from .views.leds import OFF, PIXEL_COUNT, PIXELS
 
-CHASE_STEP = 0.06  # seconds per pixel
+CHASE_STEP = 0.4  # seconds per pixel: long enough to read the name on the OLED
 FLASH = 0.3
+PATTERN_TIME = 2.0  # seconds to look at the test pattern
 DIM_WHITE = (60, 60, 60)
 
 
@@ -45,10 +47,23 @@ def test_pattern(width: int = 128, height: int = 64) -> Image.Image:
     return image
 
 
-def chase_frames() -> list[tuple[tuple[int, int, int], ...]]:
-    """One pixel lit at a time, then all red, all green, all blue, then off."""
+def chase_order(leds: Any) -> list[int]:
+    """Logical pixels in the order they sit on the chain (the LED map's order), so the
+    light runs along the wire and a swapped pixel stands out; logical order for sinks
+    without a chain."""
+    chain = getattr(leds, "chain", None)
+    return [i for i in chain if i is not None] if chain else list(range(PIXEL_COUNT))
+
+
+def pixel_name(index: int) -> str:
+    name = PIXELS[index]
+    return f"track space {name[5:]}" if name.startswith("track") else name
+
+
+def chase_frames(order: list[int]) -> list[tuple[tuple[int, int, int], ...]]:
+    """One pixel lit at a time in ``order``, then all red, green, blue, then off."""
     frames = []
-    for i in range(PIXEL_COUNT):
+    for i in order:
         frame = [OFF] * PIXEL_COUNT
         frame[i] = DIM_WHITE
         frames.append(tuple(frame))
@@ -73,13 +88,18 @@ def run(devices: Any, events: queue.SimpleQueue, classifier: Classifier,
 
     display, leds = devices.display, devices.leds
     display.show(test_pattern())
+    sleep(PATTERN_TIME)
     say("OLED: test pattern sent" if not display.failures else
         f"OLED: FAILED ({display.failures} attempts; see the log)")
-    for n, frame in enumerate(chase_frames()):
+    order = chase_order(leds)
+    for n, frame in enumerate(chase_frames(order)):
         leds.show(frame)
-        if n < PIXEL_COUNT:
-            say(f"LED {n:2}: {PIXELS[n]}")
-        sleep(CHASE_STEP if n < PIXEL_COUNT else FLASH)
+        if n < len(order):
+            name = pixel_name(order[n])
+            say(f"LED {n:2}: {name}")
+            display.show(oled.render({"screen": "text", "title": f"LED {n + 1} of {len(order)}",
+                                      "lines": ["On the chain now:", name]}))
+        sleep(CHASE_STEP if n < len(order) else FLASH)
     buzzer = getattr(devices, "buzzer", None)
     if buzzer is not None:
         buzzer.play("won")

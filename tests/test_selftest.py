@@ -56,7 +56,7 @@ def test_pattern_chase_and_echo_until_back_is_held():
     text = out.getvalue()
     assert status == 0
     assert "OLED: test pattern sent" in text
-    assert "LED  0: ZERO" in text and "LED 23: track12" in text
+    assert "LED  0: ZERO" in text and "LED 23: track space 12" in text
     assert "button OK" in text and "pad 2: CNOT" in text and "pad 1: 04FFFFFFFFFFFF" in text
     assert "all outputs answered" in text
     frames = devices.leds.frames
@@ -64,7 +64,8 @@ def test_pattern_chase_and_echo_until_back_is_held():
     assert [sum(1 for p in f if p != (0, 0, 0)) for f in frames[:PIXEL_COUNT]] == \
         [1] * PIXEL_COUNT  # exactly one pixel each, in turn
     assert set(frames[-1]) == {(0, 0, 0)}
-    assert devices.display.frames_sent == 4  # the pattern, then one echo screen per input
+    # the pattern, one screen per chased pixel, then one echo screen per input
+    assert devices.display.frames_sent == 1 + PIXEL_COUNT + 3
 
 
 def test_a_dead_oled_or_a_silent_co_processor_fails_the_selftest():
@@ -87,3 +88,31 @@ def test_the_pattern_uses_the_whole_panel():
     image = selftest.test_pattern()
     assert image.getpixel((0, 0)) and image.getpixel((127, 63))
     assert image.size == (128, 64)
+
+
+def test_the_chase_follows_the_led_map_and_names_each_pixel(tmp_path):
+    import json
+
+    from companion.hardware.leds import FirmwareLeds, load_led_map
+    from companion.views.leds import PIXELS
+
+    class Link:
+        frames = []
+
+        def send_leds(self, pixels):
+            self.frames.append(list(pixels))
+
+        def set_brightness(self, level):
+            pass
+
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"chain": [None] + list(reversed(PIXELS))}))
+    link = Link()
+    devices, clock = rig()
+    devices.leds = FirmwareLeds(link, load_led_map(path))
+    out = io.StringIO()
+    selftest.run(devices, Events([]), Classifier(), None, 1, out, sleep=lambda s: None,
+                 clock=clock)
+    lit = [[i for i, p in enumerate(f) if p != (0, 0, 0)] for f in link.frames[:PIXEL_COUNT]]
+    assert lit == [[n] for n in range(1, PIXEL_COUNT + 1)]  # physical positions in turn
+    assert out.getvalue().splitlines()[1] == "LED  0: track space 12"

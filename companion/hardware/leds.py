@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from importlib import resources
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -61,6 +62,11 @@ class RecordingLeds(LedSink):
 
     def _send(self, frame: Frame) -> None:
         self.frames.append(frame)
+
+
+def default_led_map_path() -> str:
+    """The reference build's LED map (``hardware/led-map.json``, shipped in the package)."""
+    return str(resources.files("companion") / "data" / "led-map.json")
 
 
 def load_led_map(path: str | os.PathLike[str]) -> tuple[int | None, ...]:
