@@ -123,6 +123,12 @@ def _doctor(args: argparse.Namespace) -> int:
     return doctor.main(args.config)
 
 
+def _firmware(args: argparse.Namespace) -> int:
+    from . import firmware
+
+    return firmware.main(args.action, args.config, args.device, args.source)
+
+
 def _config_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE",
                    help="config file (default: /etc/companion/config.toml if present, "
@@ -178,6 +184,14 @@ def build_parser() -> argparse.ArgumentParser:
                                       "print a fix for each problem")
     _config_arg(p)
     p.set_defaults(func=_doctor)
+    p = sub.add_parser("firmware", help="install this checkout's firmware on the Pico, or "
+                                        "check the version it runs")
+    p.add_argument("action", choices=("install", "check"))
+    _config_arg(p)
+    p.add_argument("--device", help="the Pico's serial port (default: link.device from the "
+                                    "config, /dev/companion-io)")
+    p.add_argument("--source", help="firmware folder (default: firmware/ of this checkout)")
+    p.set_defaults(func=_firmware)
     return parser
 
 

@@ -241,7 +241,7 @@ def _hello(config: Any, system: System) -> Finding:
                 break
             if isinstance(event, LinkEvent):
                 if event.state == "up":
-                    return Finding(OK, f"co-processor says HELLO ({event.detail})")
+                    return _firmware_version(link.hello or {}, event.detail)
                 if event.state == "version":
                     return Finding(FAIL, f"co-processor firmware not supported: "
                                    f"{event.detail}", "flash the firmware from this checkout")
@@ -252,6 +252,20 @@ def _hello(config: Any, system: System) -> Finding:
                    f"{system.hello_timeout:g} s" + (f" ({last})" if last else ""),
                    "flash the firmware (see firmware/), check the USB cable, and that no "
                    "other program holds the port")
+
+
+def _firmware_version(hello: dict[str, Any], detail: str) -> Finding:
+    """HELLO arrived; a firmware older or newer than this checkout's is worth a warning."""
+    from .firmware import FirmwareError, shipped_version, source_dir
+
+    try:
+        want = shipped_version(source_dir())
+    except FirmwareError:
+        return Finding(OK, f"co-processor says HELLO ({detail})")  # no checkout to compare
+    if hello.get("fw") != want:
+        return Finding(WARN, f"co-processor says HELLO but runs firmware {hello.get('fw')}; "
+                       f"this checkout has {want}", "companion firmware install")
+    return Finding(OK, f"co-processor says HELLO ({detail}); firmware up to date")
 
 
 def _state(config: Any) -> Iterator[Finding]:

@@ -104,10 +104,18 @@ def test_co_processor_missing_then_present_and_saying_hello(tmp_path):
                          link=LinkConfig(device=str(tmp_path / "nothing")))
     level, what, fix = find(findings(cfg_missing, system(tmp_path)), "is not there")
     assert level == FAIL and "99-companion.rules" in fix
-    with FakePico(readers=2, fw="9.9") as pico:
+    from companion.firmware import shipped_version, source_dir
+
+    current = shipped_version(source_dir())
+    with FakePico(readers=2, fw=current) as pico:
         cfg = config(tmp_path, reader=ReaderConfig(), link=LinkConfig(device=pico.path))
         level, what, _ = find(findings(cfg, system(tmp_path, hello_timeout=3)), "HELLO")
-        assert level == OK and "9.9" in what
+        assert level == OK and "up to date" in what
+    with FakePico(readers=2, fw="0.9") as pico:  # an old Pico: update it
+        cfg = config(tmp_path, reader=ReaderConfig(), link=LinkConfig(device=pico.path))
+        level, what, fix = find(findings(cfg, system(tmp_path, hello_timeout=3)), "HELLO")
+        assert level == WARN and "runs firmware 0.9" in what
+        assert fix == "companion firmware install"
 
 
 def test_a_serial_device_that_never_says_hello(tmp_path):

