@@ -166,6 +166,8 @@ class Daemon:
                               "the box reconnects by itself.")
         elif state == "version":
             session.alert("Reader firmware", "Unsupported version:", "update the firmware.")
+            log.error("the Pico's firmware speaks another protocol (%s): run "
+                      "'companion firmware install' from a checkout", detail)
         log.info("reader %s %s: %s", event.source or "link", state, detail)
         self.box.refresh()
 
