@@ -1,4 +1,10 @@
-"""Suite-wide options."""
+"""Suite-wide options, and the tests folder on the import path so every test can use
+the shared helpers (``waiting``, ``simscript``) whichever folder it lives in."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 
 def pytest_addoption(parser):

@@ -4,6 +4,7 @@ import pytest
 
 from companion.enroll import Enrolment
 from companion.registry import Card, Registry, RegistryError
+from waiting import eventually
 
 
 def uid(n):
@@ -118,11 +119,11 @@ def test_enrolment_on_the_box_with_the_pico_and_buttons(tmp_path, monkeypatch, c
                     target=lambda: result.setdefault("status", enroll.main(str(config),
                                                                           "entanglion")))
                 worker.start()
-                assert _eventually(lambda: any(c.kind == "HELLO?"
-                                               for c in pico.commands[opened:]))
+                assert eventually(lambda: any(c.kind == "HELLO?"
+                                              for c in pico.commands[opened:]), 10.0)
                 for action in actions:
                     action()
-                assert _eventually(predicate), capsys.readouterr().out
+                assert eventually(predicate, 10.0), capsys.readouterr().out
                 press(factory, 5)  # OK: stop
                 worker.join(10)
                 assert not worker.is_alive()
@@ -154,14 +155,3 @@ def press(factory, pin):
     import time
     time.sleep(0.05)
     factory.pin(pin).drive_high()
-
-
-def _eventually(predicate, timeout=10.0):
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False

@@ -16,6 +16,7 @@ from companion.journal import Journal
 from companion.registry import default_sim_path, sim_registry
 from companion.session import Session, SessionConfig
 from companion.inputs import BACK, OK, Press
+from waiting import eventually
 
 H = "04E10101010000"  # the first H in the simulator's registry; seed 6 deals Mercurial one
 
@@ -106,7 +107,7 @@ def test_resume_play_unplug_replug_and_a_clean_sigterm(box):
     systemd.wait(lambda m: m == "WATCHDOG=1")
 
     pico.tap(1, H)  # Mercurial navigates with H
-    assert _eventually(lambda: inputs_of(state, game_id) > played)
+    assert eventually(lambda: inputs_of(state, game_id) > played, 10.0)
     moved = inputs_of(state, game_id)
 
     pico.unplug()  # the USB cable comes out mid-game
@@ -142,12 +143,3 @@ def test_a_bad_config_is_one_line_and_exit_2(tmp_path):
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and f"{config} line 3: buttons.back" in lines[0]
-
-
-def _eventually(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..inputs import BACK, Event, Hold, Press
@@ -149,10 +149,3 @@ class GpioButtons:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def classify(edges: Iterable[Edge], classifier: Classifier, until: float) -> list[Event]:
-    """All events from a batch of edges and the time after them (tests, selftest)."""
-    out: list[Event] = []
-    for edge in edges:
-        out += classifier.feed(edge)
-    return out + classifier.due(until)

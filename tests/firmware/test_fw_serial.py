@@ -23,8 +23,9 @@ import leds
 
 pytest.importorskip("serial")
 
-from companion.hardware.link import LinkEvent, SerialLink, TagOff  # noqa: E402
+from companion.hardware.link import SerialLink, TagOff  # noqa: E402
 from companion.inputs import Tag  # noqa: E402
+from waiting import eventually, is_state, wait_for  # noqa: E402
 
 NTAG = "04A1B2C3D4E580"
 
@@ -73,55 +74,32 @@ class PtyFirmware:
         os.close(self.slave)
 
 
-def wait_for(events: queue.Queue, match, timeout: float = 3.0):
-    deadline = time.monotonic() + timeout
-    seen = []
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            event = events.get(timeout=left)
-        except queue.Empty:
-            break
-        if match(event):
-            return event
-        seen.append(event)
-    raise AssertionError(f"nothing matched within {timeout} s; saw {seen}")
-
-
-def eventually(condition, timeout: float = 3.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
-
-
 def test_firmware_and_host_link_end_to_end():
     device = PtyFirmware()
     events: queue.Queue = queue.Queue()
     link = SerialLink(device.path, 115200, events.put_nowait)
     try:
-        up = wait_for(events, lambda e: isinstance(e, LinkEvent) and e.state == "up")
+        up = wait_for(events, is_state("up"), timeout=3.0)
         assert "readers=3 pixels=24" in up.detail
         assert link.hello["fw"] == "1.0.0"
 
         with device.lock:
             device.rig.chips[2].place(Card(NTAG))
-        assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(2, NTAG)
+        assert wait_for(events, lambda e: isinstance(e, Tag), timeout=3.0) == Tag(2, NTAG)
 
         chain = fw_fakes.state.neopixels[-1]
         frame = [(i * 10, 255 - i * 10, 7) for i in range(24)]
         link.set_brightness(128)
         link.send_leds(frame)
         shown = tuple(leds.scale(pixel, 128) for pixel in frame)
-        assert eventually(lambda: chain.writes and chain.writes[-1] == shown)
+        assert eventually(lambda: chain.writes and chain.writes[-1] == shown, 3.0)
 
         with device.lock:
             device.rig.chips[2].remove()
-        assert wait_for(events, lambda e: isinstance(e, TagOff)) == TagOff(2, NTAG)
+        assert wait_for(events, lambda e: isinstance(e, TagOff), timeout=3.0) == TagOff(2, NTAG)
 
         assert link.ping()
-        assert eventually(lambda: link.stats.acks >= 3)  # BRI, LED, PING
+        assert eventually(lambda: link.stats.acks >= 3, 3.0)  # BRI, LED, PING
         assert link.stats.rejected == 0 and link.stats.naks == 0 and link.stats.lost == 0
     finally:
         link.close()

@@ -6,8 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.hardware.buttons import Classifier, Edge, GpioButtons, classify
+from companion.hardware.buttons import Classifier, Edge, GpioButtons
 from companion.inputs import BACK, DOWN, OK, UP, Hold, Press
+
+
+def classify(edges, classifier, until):
+    """All events from a batch of edges and the time after them."""
+    out = []
+    for edge in edges:
+        out += classifier.feed(edge)
+    return out + classifier.due(until)
 
 
 def edges(button, *pairs):

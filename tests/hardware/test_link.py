@@ -13,7 +13,6 @@ import queue
 import random
 import threading
 import time
-from collections.abc import Callable
 
 import pytest
 
@@ -23,7 +22,7 @@ from companion.hardware import protocol
 from companion.hardware.fake_pico import FakePico
 from companion.hardware.link import LinkEvent, SerialLink, TagOff
 from companion.inputs import Tag
-from waiting import is_state, wait_for
+from waiting import eventually, is_state, wait_for
 
 HB = 0.05
 STALE = 0.6
@@ -38,16 +37,6 @@ def drain(events: queue.Queue) -> list[object]:
             items.append(events.get_nowait())
         except queue.Empty:
             return items
-
-
-def eventually(condition: Callable[[], bool], timeout: float = 2.0) -> bool:
-    """Poll ``condition`` until it holds or ``timeout`` s pass."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 def sync(link: SerialLink, fake: FakePico) -> None:

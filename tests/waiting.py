@@ -25,6 +25,16 @@ def wait_for(events: queue.Queue, match: Callable[[object], bool], timeout: floa
     raise AssertionError(f"no matching event within {timeout} s; saw {seen}")
 
 
+def eventually(condition: Callable[[], bool], timeout: float = 2.0) -> bool:
+    """Poll ``condition`` until it holds or ``timeout`` s pass."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def is_state(name: str) -> Callable[[object], bool]:
     """Matches a LinkEvent announcing ``name`` ("up", "down", ...)."""
     return lambda event: isinstance(event, LinkEvent) and event.state == name
