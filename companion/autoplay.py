@@ -15,18 +15,25 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .games.common import ui_for
 from .games.entanglion import board
+from .games.qno.table import Table
 from .session import Session
 
 TAPPED_PROMPTS = ("draw", "mechanic", "quantum_gates", "discard")
 
 
 class AutoPlayer:
-    def __init__(self, seed: int = 0, taps: bool = True, options: dict[str, Any] | None = None):
+    def __init__(self, seed: int = 0, taps: bool = True, options: dict[str, Any] | None = None,
+                 game: str = "entanglion"):
+        self.game = game
         self.rnd = random.Random(seed)
         self.taps = taps
-        self.options = options or {}  # setup choices: start_space, deck, dice
+        self.options = options or {}  # setup choices: start_space, deck, dice, players...
         self._plan: list[str] = []
+        self.seed = seed
+        self.table: Table | None = None  # QNO's real cards (the box never sees them)
+        self._table_game: int | None = None
 
     def next_command(self, s: Session) -> str | None:
         """The next command to type, or None when the game is over."""
@@ -37,7 +44,8 @@ class AutoPlayer:
             return "press ok"
         if s.mode == "menu":
             items = screen["items"]
-            target = next(i for i, label in enumerate(items) if label.startswith("New"))
+            new = f"New {ui_for(self.game).TITLE}"
+            target = next(i for i, label in enumerate(items) if label.startswith(new))
             return self._move_to(screen["cursor"], target, len(items))
         if s.mode == "setup":
             step = s.ui.SETUP_STEPS[s.setup_step]
@@ -47,6 +55,8 @@ class AutoPlayer:
         g = s.game
         if g.status in ("won", "lost"):
             return None
+        if s.ui.NAME == "qno":
+            return self._qno(s, screen)
         pads = {seat: pad for pad, seat in sorted(s.config.pads.items(), reverse=True)}
         if s.menu is not None:  # a menu we opened: the plan says what to pick
             return "press back"
@@ -69,6 +79,26 @@ class AutoPlayer:
         legal = g.legal_actions()
         index = legal.index(act)
         self._plan = self._moves(0, index, len(legal) + 3) + ["press ok"]
+        return "press ok"
+
+    def _qno(self, s: Session, screen: dict[str, Any]) -> str:
+        """QNO: the table deals real cards; taps for cards, menus for the rest."""
+        g = s.game
+        if self.table is None or self._table_game != s.game_id:
+            self.table = Table(g.players, self.seed)
+            self._table_game = s.game_id
+        if s.menu is not None:
+            return "press back"
+        act = self.table.choose(g)
+        pad = next((pad for pad, p in s.config.qno_pads.items() if p == act.get("player")),
+                   min(s.config.pads))
+        if act["do"] in ("take", "turn_up", "play"):
+            return f"tap {pad} {act['card']}"
+        if g.pending:  # a prompt menu: qubit (q1 listed first), guess, or keep
+            labels = [i.action for i in s.ui.prompt_menu(g)["items"]]
+            return self._move_to(screen["cursor"], labels.index(act), len(labels))
+        legal = [i.action for i in s.ui.action_menu(g)["items"]]
+        self._plan = self._moves(0, legal.index(act), len(legal) + 3) + ["press ok"]
         return "press ok"
 
     def _choose(self, g: Any) -> dict[str, Any]:

@@ -41,7 +41,7 @@ class Box:
             self.buzzer.play(name)
         self._screen = screen
         self._led_model = self.session.led_model()
-        self.leds.show(leds.entanglion_frame(self._led_model, self.session.phase))
+        self.leds.show(leds.frame(self._led_model, self.session.phase))
 
     def tick_interval(self) -> float | None:
         """Seconds until the next Tick is due (None: nothing moves, sleep)."""

@@ -8,6 +8,7 @@ import os
 import sys
 
 from . import scenario
+from .games.common import GAMES
 
 
 def _scenario(args: argparse.Namespace) -> int:
@@ -26,7 +27,12 @@ def _scenario(args: argparse.Namespace) -> int:
     except scenario.MalformedScenario as exc:
         print(f"companion scenario: {exc}", file=sys.stderr)
         return scenario.EXIT_MALFORMED
-    if args.text:
+    if args.text and result["game"] == "qno":
+        from .games.qno.explain import narrate
+
+        for line in narrate(result):
+            print(line)
+    elif args.text:
         from .games.entanglion.explain import narrate
 
         for line in narrate(result["log"]):
@@ -45,9 +51,9 @@ def _scenario(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from .games.entanglion.options import describe
+    import importlib
 
-    print(describe())
+    print(importlib.import_module(f"companion.games.{args.game}.options").describe())
     return 0
 
 
@@ -70,7 +76,7 @@ def _games(args: argparse.Namespace) -> int:
     try:
         with Journal(path) as journal:
             if args.action == "export":
-                return _export(journal, args.id)
+                return _export(journal, args.id, args.qasm)
             rows = journal.games()
     except JournalError as exc:
         print(f"companion games: {exc}", file=sys.stderr)
@@ -82,8 +88,9 @@ def _games(args: argparse.Namespace) -> int:
     return 0
 
 
-def _export(journal, game_id: int | None) -> int:
-    """A finished or unfinished game as a scenario file: replayable, a bug report."""
+def _export(journal, game_id: int | None, qasm: bool = False) -> int:
+    """A finished or unfinished game as a scenario file: replayable, a bug report.
+    ``qasm``: a QNO game's circuit as OpenQASM 2 instead."""
     from .journal import Journal
 
     if game_id is None:
@@ -91,12 +98,30 @@ def _export(journal, game_id: int | None) -> int:
               file=sys.stderr)
         return 2
     record = journal.load(game_id)
+    if qasm:
+        if record.game != "qno":
+            print(f"companion games export: game #{game_id} is {record.game}; only QNO "
+                  "games have a circuit to export", file=sys.stderr)
+            return 2
+        from .games.qno import Qno
+        from .games.qno.circuit import qasm as to_qasm
+
+        g = Qno.replay(record.seed, record.options, record.setup, (),
+                       Journal.effective_inputs(record.entries))
+        sys.stdout.write(to_qasm(g.state.circuit, f"QNO game #{record.id} ({record.status})"))
+        return 0
     scenario_ = {"description": f"game #{record.id} from the journal ({record.status})",
                  "game": record.game, "seed": record.seed, "options": record.options,
                  "setup": record.setup or {}, "actions": Journal.effective_inputs(record.entries)}
     json.dump(scenario_, sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0
+
+
+def _cards(args: argparse.Namespace) -> int:
+    from . import printing
+
+    return printing.main(args.rest, prog="companion cards")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -147,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="narrate the game in plain English instead of printing JSON")
     p.set_defaults(func=_scenario)
     p = sub.add_parser("rules", help="list the rule options (rulings) with their defaults")
+    p.add_argument("--game", default="entanglion", choices=GAMES)
     p.set_defaults(func=_rules)
     p = sub.add_parser("sim", help="the whole box in a terminal (or run a command script)")
     p.add_argument("--script", metavar="FILE", help="run commands from FILE (- for stdin)")
@@ -164,6 +190,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("games", help="list the games in the journal, or export one")
     p.add_argument("action", nargs="?", choices=("list", "export"), default="list")
     p.add_argument("id", nargs="?", type=int, help="game id (for export)")
+    p.add_argument("--qasm", action="store_true",
+                   help="export a QNO game's circuit as OpenQASM 2 instead of a scenario")
     p.add_argument("--state-dir", metavar="DIR",
                    help="where the journal lives (default: ~/.local/share/companion)")
     p.set_defaults(func=_games)
@@ -172,9 +200,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_run)
     p = sub.add_parser("enroll", help="tag the cards: the OLED asks for each card in turn")
     _config_arg(p)
-    p.add_argument("--game", default="entanglion", choices=("entanglion",),
+    p.add_argument("--game", default="entanglion", choices=GAMES,
                    help="whose cards to enrol")
     p.set_defaults(func=_enroll)
+    p = sub.add_parser("cards", help="print-and-play card sheets (PDF/PNG, 300 dpi) and "
+                                     "their registry template", add_help=False)
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=_cards)
     p = sub.add_parser("selftest", help="LED chase, OLED test pattern, button and tag echo")
     _config_arg(p)
     p.add_argument("--seconds", type=float, default=60.0,

@@ -96,9 +96,14 @@ class Card:
 
     @property
     def label(self) -> str:
-        """Display name: engine cards are gate names ("CNOT"), the rest snake_case."""
+        """Display name: engine cards are gate names ("CNOT"), QNO cards as printed
+        ("|01> 7"), the rest snake_case made readable."""
         if self.kind == "engine":
             return self.name
+        if self.game == "qno":
+            from .games.qno.cards import is_card, label
+
+            return label(self.name) if is_card(self.name) else self.name
         return self.name.replace("_", " ").title()
 
 
@@ -374,16 +379,22 @@ def sim_registry() -> Registry:
     UID bytes: ``04 GG KK NN CC 00 00``: 04 is NXP's manufacturer byte, GG the game
     (E1 Entanglion), KK the kind (01 engine, 02 event, 03 component), NN the card's
     1-based place in its list in cards.py, CC the copy (1-based). So
-    ``04E10102030000`` is the third CNOT. Add QNO / QLANET to ``boxes`` and rerun
+    ``04E10102030000`` is the third CNOT; QNO is B1 (01 state, 02 gate cards, in
+    the print order of ``companion cards qno``). After changing ``boxes`` rerun
     ``python -m companion.registry --make-sim``.
     """
     from .games.entanglion import cards as entanglion
+    from .games.qno import cards as qno
 
     boxes: dict[str, tuple[int, dict[str, dict[str, int]]]] = {
         "entanglion": (0xE1, {
             "engine": dict(entanglion.ENGINE_COUNTS),
             "event": dict.fromkeys(entanglion.EVENTS, 1),
             "component": dict.fromkeys(entanglion.COMPONENTS, 1),
+        }),
+        "qno": (0xB1, {
+            "state": {c: n for c, n in qno.COUNTS.items() if not qno.is_gate(c)},
+            "gate": {c: n for c, n in qno.COUNTS.items() if qno.is_gate(c)},
         }),
     }
     tags: dict[str, Card] = {}

@@ -8,15 +8,19 @@ file itself is malformed (one line on stderr).
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any
+
+# Each game's forced chance: Entanglion's dice, QNO's H outcomes (0/1, in order).
+CHANCE = {"entanglion": "dice", "qno": "forced"}
 
 EXIT_OK, EXIT_MALFORMED, EXIT_ILLEGAL = 0, 2, 3
 
 # "expect" (a subset of the output that should result) is for the test suite, which
 # checks every file in examples/; the runner itself only prints.
-TOP_KEYS = {"game", "seed", "options", "setup", "dice", "actions", "expect", "comment",
-            "description"}
+TOP_KEYS = {"game", "seed", "options", "setup", "dice", "forced", "actions", "expect",
+            "comment", "description"}
 
 
 class MalformedScenario(ValueError):
@@ -36,11 +40,16 @@ def load(text: str, source: str = "scenario") -> dict[str, Any]:
         raise MalformedScenario(f"{source}: unknown key(s) {', '.join(sorted(unknown))} "
                                 f"(known: {', '.join(sorted(TOP_KEYS))})")
     game = data.get("game", "entanglion")
-    if game != "entanglion":
-        raise MalformedScenario(f"{source}: unknown game {game!r} (known: entanglion)")
+    if not isinstance(game, str) or game not in CHANCE:
+        raise MalformedScenario(f"{source}: unknown game {game!r} (known: {', '.join(CHANCE)})")
+    for key in set(CHANCE.values()) - {CHANCE[game]}:
+        if key in data:
+            raise MalformedScenario(f"{source}: {key!r} is not for {game} "
+                                    f"(its forced chance is {CHANCE[game]!r})")
     if type(data.get("seed", 0)) is not int:
         raise MalformedScenario(f"{source}: seed must be a whole number")
-    for key, kind in (("options", dict), ("setup", dict), ("dice", list), ("actions", list)):
+    for key, kind in (("options", dict), ("setup", dict), ("dice", list), ("forced", list),
+                      ("actions", list)):
         if key in data and not isinstance(data[key], kind):
             raise MalformedScenario(f"{source}: {key} must be a{'n object' if kind is dict else ' list'}")
     for i, action in enumerate(data.get("actions", [])):
@@ -51,17 +60,18 @@ def load(text: str, source: str = "scenario") -> dict[str, Any]:
 
 def run(data: dict[str, Any], source: str = "scenario") -> tuple[int, dict[str, Any]]:
     """Play a loaded scenario; returns (exit status, report)."""
-    from .games.entanglion import Entanglion, IllegalAction, SetupError
-    from .games.entanglion.report import report
-
+    name = data.get("game", "entanglion")
+    package = importlib.import_module(f"companion.games.{name}")
+    report = importlib.import_module(f"companion.games.{name}.report").report
+    engine = package.ENGINE
     try:
-        game = Entanglion(data.get("seed", 0), data.get("options"), data.get("setup"),
-                          data.get("dice", []))
-    except SetupError as exc:
+        game = engine(data.get("seed", 0), data.get("options"), data.get("setup"),
+                      data.get(CHANCE[name], []))
+    except package.SetupError as exc:
         raise MalformedScenario(f"{source}: {exc}") from None
     for i, action in enumerate(data.get("actions", [])):
         try:
             game.push(action)
-        except IllegalAction as exc:
+        except package.IllegalAction as exc:
             return EXIT_ILLEGAL, report(game, {"index": i, "action": action, "reason": str(exc)})
     return EXIT_OK, report(game)

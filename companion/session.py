@@ -21,8 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .games.entanglion import IllegalAction
-from .games.entanglion import ui as entanglion
+from .games.common import GAMES, Item, ui_for
 from .inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP, Event, Hold, Press, Tag, Tick
 from .journal import Journal, JournalError
 from .registry import Registry
@@ -45,6 +44,7 @@ class SessionConfig:
     deck: str = "virtual"
     dice: str = "auto"
     start_space: int = 1
+    qno_pads: dict[int, int | None] = field(default_factory=dict)  # pad -> player; shared
 
 
 def random_seed() -> int:
@@ -67,7 +67,7 @@ class Session:
         self.registry = registry
         self.config = config or SessionConfig()
         self.seed_source = seed_source
-        self.ui = entanglion
+        self.ui = ui_for("entanglion")  # the ui module of the game in play or in setup
         self.game: Any = None  # the engine of the game in play
         self.game_id: int | None = None
         self.mode = "menu"  # menu | setup | game
@@ -176,7 +176,7 @@ class Session:
             step = self.ui.SETUP_STEPS[self.setup_step]
             n = len(self.ui.SETUP_STEPS)
             return {"title": f"Setup {self.setup_step + 1}/{n}: {step.title}", "text": [],
-                    "items": [entanglion.Item(label, None) for label, _ in step.choices]}
+                    "items": [Item(label, None) for label, _ in step.choices]}
         if self.menu is not None:
             return self.menu.model
         g = self.game
@@ -199,9 +199,10 @@ class Session:
         items = []
         gid = self.resumable
         if gid is not None:
-            items.append(entanglion.Item(f"Resume game #{gid}", {"resume": gid}))
-        label = "New Entanglion" + (f" (ends #{gid})" if gid is not None else "")
-        items.append(entanglion.Item(label, {"new": "entanglion"}))
+            items.append(Item(f"Resume game #{gid}", {"resume": gid}))
+        for game in GAMES:
+            label = f"New {ui_for(game).TITLE}" + (f" (ends #{gid})" if gid is not None else "")
+            items.append(Item(label, {"new": game}))
         return {"title": "Companion", "text": ["Choose a game"], "items": items}
 
     def _open(self, kind: str, model: dict[str, Any]) -> None:
@@ -224,14 +225,14 @@ class Session:
             self.page += 1 if button == DOWN else -1
         elif button == OK:
             self._open("actions", self._actions_menu())
-        elif button == RETRIEVE:
-            self._apply({"player": g.awaiting(), "do": "retrieve"})
-        elif button == EXCHANGE:
-            model = self.ui.action_menu(g, only="exchange")
-            if model["items"]:
-                self._open("exchange", model)
+        elif button in (RETRIEVE, EXCHANGE):
+            result = self.ui.button(g, button)  # the game's own use of these buttons
+            if isinstance(result, str):
+                self._error(result)
+            elif "menu" in result:
+                self._open(result["menu"], result)
             else:
-                self._error("Nothing to exchange")
+                self._apply(result)
         elif button == BACK:
             self._error("Hold BACK to undo")
 
@@ -261,12 +262,13 @@ class Session:
             return
         self._select(items[min(self.cursor, len(items) - 1)])
 
-    def _select(self, item: entanglion.Item) -> None:
+    def _select(self, item: Item) -> None:
         act = item.action
         if self.mode == "menu":
             if "resume" in act:
                 self._try_resume(act["resume"])
             else:
+                self.ui = ui_for(act["new"])
                 self.mode, self.setup_step, self.setup_choices = "setup", 0, {}
                 self.cursor = self._setup_default()
             return
@@ -290,8 +292,8 @@ class Session:
         elif what == "confirm_end":
             self._open("confirm_end", {
                 "title": f"End game #{self.game_id}?", "text": ["It cannot be resumed"],
-                "items": [entanglion.Item("No, keep playing", {"session": "keep"}),
-                          entanglion.Item("Yes, end it", {"session": "end"})]})
+                "items": [Item("No, keep playing", {"session": "keep"}),
+                          Item("Yes, end it", {"session": "end"})]})
         elif what == "end":
             self._abandon()
         # "keep": closing the menu was all
@@ -299,9 +301,9 @@ class Session:
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)
         model["items"] = model["items"] + [
-            entanglion.Item("Undo last action", {"session": "undo"}),
-            entanglion.Item("Main menu (keep)", {"session": "leave"}),
-            entanglion.Item("End this game", {"session": "confirm_end"}),
+            Item("Undo last action", {"session": "undo"}),
+            Item("Main menu (keep)", {"session": "leave"}),
+            Item("End this game", {"session": "confirm_end"}),
         ]
         return model
 
@@ -348,6 +350,7 @@ class Session:
 
     def _resume(self, record: Any) -> None:
         inputs = Journal.effective_inputs(record.entries)
+        self.ui = ui_for(record.game)
         self.game = self.ui.replay(record.seed, record.options, record.setup, inputs)
         self.game_id, self.mode, self.resumable = record.id, "game", None
         self._close()
@@ -393,8 +396,8 @@ class Session:
         exchange = self.menu is not None and self.menu.kind == "exchange"
         if self.menu is not None and self.menu.kind != "exchange":
             self._close()
-        result = self.ui.tag_action(self.game, card, self.config.pads[event.pad], event.pad,
-                                    exchange)
+        result = self.ui.tag_action(self.game, card, self.ui.seat(self.config, event.pad),
+                                    event.pad, exchange)
         if isinstance(result, str):
             self._error(result)
         elif "screen" in result:
@@ -411,7 +414,7 @@ class Session:
             return False
         try:
             entries = g.push(act)
-        except IllegalAction as exc:  # e.g. a forced die that cannot be used
+        except self.ui.IllegalAction as exc:  # e.g. a forced die that cannot be used
             self._error(str(exc))
             return False
         self.phase = 0  # blinking and the end-of-game show start afresh
@@ -433,6 +436,10 @@ class Session:
         g = self.game
         if not g.inputs:
             self._error("Nothing to undo")
+            return
+        refusal = self.ui.undo_block(g)
+        if refusal is not None:
+            self._error(refusal)
             return
         act = g.pop()
         try:
@@ -478,7 +485,8 @@ class Session:
 
 
 def _describe(act: dict[str, Any]) -> str:
-    who = (act.get("player") or "").capitalize()
+    player = act.get("player")
+    who = f"P{player}" if isinstance(player, int) else (player or "").capitalize()
     do = act["do"]
     if do == "choose":
         value = act.get("value")

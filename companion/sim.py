@@ -124,7 +124,11 @@ class Sim:
             except RegistryError:
                 return raw  # a garbage UID is the box's problem to report, as from a reader
         name = what.strip().replace(" ", "_")
-        found = self.registry.find(name)
+        # Names repeat across games (an H in Entanglion and in QNO): prefer the game
+        # on the box, so a script taps the card its players would hold.
+        session = self.box.session
+        found = (session.mode != "menu" and self.registry.find(name, session.ui.NAME)) \
+            or self.registry.find(name)
         if not found:
             raise ScriptError(f"no card named {what!r} in the tag registry")
         return found[0][0]
@@ -162,7 +166,9 @@ class Sim:
         screen = s.screen()
         g = s.game
         facts: dict[str, str] = {"screen": screen["screen"]}
-        if g is not None:
+        if g is not None and s.ui.NAME == "qno":
+            facts.update(status=g.status, turn=f"P{g.state.turn}")
+        elif g is not None:
             st = g.state
             facts.update(status=st.status, turn=str(st.turn_player),
                          detection=str(st.detection), ships=" ".join(st.pos),

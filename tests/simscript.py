@@ -17,12 +17,12 @@ COMPANION = [sys.executable, "-m", "companion"]
 
 
 def record_game(seed: int, taps: bool = True, options: dict[str, Any] | None = None,
-                limit: int = 5000) -> tuple[list[str], dict[int, dict[str, Any]]]:
+                limit: int = 5000, game: str = "entanglion") -> tuple[list[str], dict[int, dict[str, Any]]]:
     """Play a game in-process; returns its commands and the engine state after each
     number of accepted inputs (what a resumed game must equal)."""
     with tempfile.TemporaryDirectory() as tmp:
         sim, journal = build(Path(tmp), None, seed, SessionConfig(), None)
-        player = AutoPlayer(seed, taps=taps, options=options)
+        player = AutoPlayer(seed, taps=taps, options=options, game=game)
         commands: list[str] = []
         states: dict[int, dict[str, Any]] = {}
         try:

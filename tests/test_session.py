@@ -52,7 +52,7 @@ SESSION_ITEMS = ["Undo last action", "Main menu (keep)", "End this game"]
 
 
 def uid(name: str, copy: int = 0) -> str:
-    return REG.find(name)[copy][0]
+    return (REG.find(name, "entanglion") or REG.find(name))[copy][0]
 
 
 class Rig:
@@ -190,7 +190,7 @@ def test_main_menu_on_a_fresh_box(rig):
     s = rig.session
     assert s.mode == "menu" and s.game is None
     assert rig.screen == {"screen": "menu", "title": "Companion", "text": ["Choose a game"],
-                          "items": ["New Entanglion"], "cursor": 0}
+                          "items": ["New Entanglion", "New QNO"], "cursor": 0}
     assert s.led_model() == {}
     assert rig.led_frame() == (OFF,) * 24
     assert rig.box.display.frames_sent == 1  # the menu was drawn once
@@ -646,7 +646,7 @@ def test_undo_item_and_main_menu_item(rig):
     rig.press(OK)
     rig.choose("Main menu (keep)")
     assert rig.session.mode == "menu" and rig.session.game is None
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)"]
     assert rig.journal.games()[0].status == "playing"
     assert rig.session.led_model() == {} and rig.led_frame() == (OFF,) * 24
 
@@ -979,7 +979,7 @@ def test_starting_a_game_needs_no_journal_read(rig, monkeypatch):
     assert rig.session.mode == "game"
     rig.press(BACK, OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)"]
 
 
 # ====================================================================== 8. resume
@@ -1079,7 +1079,7 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(OK)  # dismiss the resumed notice
     rig.press(OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)"]
     assert rig.screen["cursor"] == 0
     rig.press(OK)  # resume
     assert rig.screen["title"] == "Game #1 resumed"
@@ -1100,7 +1100,7 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(BACK)
     rig.press(OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #2", "New Entanglion (ends #2)"]
+    assert rig.screen["items"] == ["Resume game #2", "New Entanglion (ends #2)", "New QNO (ends #2)"]
 
 
 def test_a_finished_or_abandoned_game_is_not_resumed(rigs):
@@ -1110,7 +1110,7 @@ def test_a_finished_or_abandoned_game_is_not_resumed(rigs):
     rig.choose("End this game")
     rig.choose("Yes, end it")
     again = rigs()
-    assert again.session.mode == "menu" and again.screen["items"] == ["New Entanglion"]
+    assert again.session.mode == "menu" and again.screen["items"] == ["New Entanglion", "New QNO"]
 
 
 # ====================================================================== 9. end a game
@@ -1136,7 +1136,7 @@ def test_end_this_game_with_confirmation(rig):
     assert rig.journal.load(1).status == "abandoned"
     assert rig.journal.load(1).finished is not None
     assert rig.session.mode == "menu" and rig.session.game is None
-    assert rig.screen["items"] == ["New Entanglion"]
+    assert rig.screen["items"] == ["New Entanglion", "New QNO"]
     assert rig.led_frame() == (OFF,) * 24
 
 
@@ -1244,7 +1244,7 @@ def test_autoplayer_plays_a_whole_game(tmp_path, taps, seed):
         sim.run("press up")
         assert s.screen()["screen"] == "end"
         sim.run("press ok")
-        assert s.mode == "menu" and s.screen()["items"] == ["New Entanglion"]
+        assert s.mode == "menu" and s.screen()["items"] == ["New Entanglion", "New QNO"]
         assert sim.box.leds.last == (OFF,) * 24 and sim.box.tick_interval() is None
     finally:
         journal.close()

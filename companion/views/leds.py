@@ -164,9 +164,50 @@ def entanglion_frame(model: Mapping, phase: int = 0) -> Frame:
 
 
 def blinking(model: Mapping) -> bool:
-    """Whether :func:`entanglion_frame` depends on ``phase`` for this model.
+    """Whether :func:`frame` depends on ``phase`` for this model (any game).
 
     The shell runs a blink timer only while this is true, so a box waiting on a
     player does not redraw at all.
     """
     return bool(model.get("targets")) or model.get("result") in ("won", "lost")
+
+
+# ------------------------------------------------------------------ QNO
+
+# Card colours of the four basis states (as the original and its GUI colour them).
+QNO_STATE_COLOURS: dict[str, RGB] = {
+    "00": (255, 0, 0), "01": (255, 190, 0), "10": (0, 200, 0), "11": (0, 60, 255),
+}
+SEAT_DIM: RGB = (20, 20, 20)
+QNO_SEATS = 6
+
+
+def qno_frame(model: Mapping, phase: int = 0) -> Frame:
+    """QNO on the same chain: the twelve track pixels glow in the effective top
+    state's colour; planet pixels 0..n-1 are the seats, the player to move lit in
+    that colour and the others dim. A win rotates a rainbow over the seats."""
+    state = model.get("state")
+    if state is not None and state not in QNO_STATE_COLOURS:
+        raise ValueError(f"unknown QNO state {state!r}")
+    players = model.get("players", 0)
+    if not 0 <= players <= QNO_SEATS:
+        raise ValueError(f"QNO seats are 0..{QNO_SEATS}: {players!r}")
+    colour = QNO_STATE_COLOURS[state] if state else OFF
+    seat = model.get("seat")
+    won = model.get("result") == "won"
+    seats = []
+    for i in range(len(PLANETS)):
+        if i >= players:
+            seats.append(OFF)
+        elif won:
+            seats.append(_rainbow(i, phase))
+        else:
+            seats.append(colour if seat == i + 1 else SEAT_DIM)
+    return tuple(seats + [colour] * LAST_SPACE)
+
+
+def frame(model: Mapping, phase: int = 0) -> Frame:
+    """The logical frame for any game's LED model (its ``game`` key picks the layout)."""
+    if model.get("game") == "qno":
+        return qno_frame(model, phase)
+    return entanglion_frame(model, phase)

@@ -11,6 +11,9 @@ its ``screen`` key picks the layout:
 - ``card``: ``title``, ``kind``, ``name``, ``text``, ``footer``
 - ``error``, ``undo``: ``text``
 - ``end``: ``result`` (won/lost), ``reason``, ``turns``, ``detection``, ``parts``
+- ``qno``: QNO's resting screen (see ``games.qno.ui.status``)
+- ``circuit``: ``columns`` (pairs of q0, q1 cells), ``first``, ``last``, ``total``
+- ``qno_end``: ``winners``, ``reason``, ``turns``, ``state``, ``gates``
 
 Text uses our own bitmap font, so images are pixel-exact across Pillow versions and
 golden-image tests can compare them bit for bit.
@@ -218,9 +221,85 @@ def end(m: dict[str, Any]) -> Image.Image:
     return image
 
 
+def qno(m: dict[str, Any]) -> Image.Image:
+    """The effective top big, then value and direction, and everyone's card count."""
+    image, draw = _canvas()
+    _bar(image, draw, f"{m['turn']} to play", f"turn {m['number']}")
+    draw_text(image, (2, BODY_Y + 2), f"|{m['state']}>", scale=2)
+    arrow = "→" if m["direction"] > 0 else "←"
+    draw_text(image, (66, BODY_Y + 1), fit(m["value"], WIDTH - 66))
+    draw_text(image, (66, BODY_Y + LINE_H + 1), f"play {arrow}")
+    y = BODY_Y + 2 * LINE_H + 6
+    x = 0
+    for i, count in enumerate(m["counts"], 1):
+        cell = f"P{i}:{count}"
+        w = text_width(cell) + 3
+        if x + w > WIDTH:
+            x, y = 0, y + LINE_H
+        if i == m["current"]:
+            draw.rectangle((x, y - 1, x + w - 2, y + CELL_H - 1), fill=1)
+        draw_text(image, (x + 1, y), cell, fill=0 if i == m["current"] else 1)
+        x += w + 1
+    draw_text(image, (0, HEIGHT - CELL_H), f"Pile {m['pile']}  Discards {m['discards']}")
+    return image
+
+
+_WIRES = (BODY_Y + 14, BODY_Y + 38)  # y of q0 (top, as Qiskit draws) and q1
+_COL_X0, _COL_W = 14, 9
+
+
+def _gate_box(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, text: str) -> None:
+    draw.rectangle((x, y - 6, x + 7, y + 6), fill=0, outline=1)
+    draw_text(image, (x + 2 if len(text) == 1 else x + 1, y - 3), text[:1])
+
+
+def circuit(m: dict[str, Any]) -> Image.Image:
+    """The last columns of the game's circuit on two wires; M boxes show results."""
+    image, draw = _canvas()
+    right = f"{m['first']}-{m['last']}/{m['total']}" if m["total"] else "empty"
+    _bar(image, draw, "Circuit", right)
+    for wire, y in enumerate(_WIRES):
+        draw_text(image, (0, y - 3), f"q{wire}")
+        draw.line((_COL_X0 - 2, y, WIDTH - 1, y), fill=1)
+    for i, cells in enumerate(m["columns"]):
+        x = _COL_X0 + i * _COL_W
+        if "*" in cells:  # CNOT: control dot joined to the target's circle
+            control, target = (_WIRES[0], _WIRES[1]) if cells[0] == "*" else (_WIRES[1], _WIRES[0])
+            draw.line((x + 3, min(control, target), x + 3, max(control, target)), fill=1)
+            draw.ellipse((x + 1, control - 2, x + 5, control + 2), fill=1)
+            draw.ellipse((x, target - 3, x + 6, target + 3), fill=0, outline=1)
+            draw.line((x, target, x + 6, target), fill=1)
+            draw.line((x + 3, target - 3, x + 3, target + 3), fill=1)
+            continue
+        for cell, y in zip(cells, _WIRES):
+            if cell.startswith("M"):
+                _gate_box(image, draw, x, y, cell[1])
+                draw.line((x, y - 6, x + 7, y - 6), fill=1)
+                draw.point((x + 7, y - 5), fill=1)  # a corner mark: a meter, not a gate
+            elif cell:
+                _gate_box(image, draw, x, y, cell)
+    if not m["columns"]:
+        draw_centered(image, BODY_Y + 22, "no gates yet")
+    _hint(image, "UP/DOWN")
+    return image
+
+
+def qno_end(m: dict[str, Any]) -> Image.Image:
+    image, draw = _canvas()
+    draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+    draw_centered(image, 4, " ".join(m["winners"]) + " WINS" if len(m["winners"]) == 1
+                  else "SHARED WIN", scale=2)
+    for row, line in enumerate(wrap(m["reason"], WIDTH - 4)[:2]):
+        draw_centered(image, 24 + row * CELL_H, line)
+    draw_centered(image, 44, fit(f"{m['turns']} turns, ends |{m['state']}>", WIDTH - 4))
+    draw_text(image, (WIDTH - 2 - text_width("OK"), HEIGHT - CELL_H - 1), "OK")
+    return image
+
+
 LAYOUTS: dict[str, Callable[[dict[str, Any]], Image.Image]] = {
     "menu": menu, "text": text_screen, "status": status, "roll": roll, "card": card,
-    "error": error, "undo": undo, "end": end,
+    "error": error, "undo": undo, "end": end, "qno": qno, "circuit": circuit,
+    "qno_end": qno_end,
 }
 
 

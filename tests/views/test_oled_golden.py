@@ -73,6 +73,31 @@ SCREENS = {
                 "turns": 31, "detection": {"space": 7, "value": 4}, "parts": 8},
     "end-lost": {"screen": "end", "result": "lost", "reason": "the detection rate reached X",
                  "turns": 23, "detection": {"space": 12, "value": "X"}, "parts": 5},
+    # QNO
+    "qno-status": {"screen": "qno", "turn": "P2", "number": 14, "state": "10",
+                   "value": "Draw Two", "direction": -1, "counts": [5, 3, 1, 7],
+                   "current": 2, "pile": 61, "discards": 29},
+    "qno-status-six-after-gate": {"screen": "qno", "turn": "P6", "number": 3, "state": "01",
+                                  "value": "gate", "direction": 1,
+                                  "counts": [5, 5, 6, 4, 5, 12], "current": 6, "pile": 70,
+                                  "discards": 5},
+    "qno-circuit": {"screen": "circuit", "first": 3, "last": 14, "total": 14, "columns": [
+        ["X", ""], ["", "X"], ["X", "X"], ["*", "+"], ["+", "*"], ["H", ""], ["M1", "M0"],
+        ["", "H"], ["M?", "M?"], ["X", ""], ["*", "+"], ["", "X"]]},
+    "qno-circuit-empty": {"screen": "circuit", "first": 1, "last": 0, "total": 0,
+                          "columns": []},
+    "qno-qubit-prompt": {"screen": "menu", "title": "P1: H on which qubit?",
+                         "text": ["Top |10>"], "items": ["H q1 (left): |00>/|10>",
+                                                         "H q0 (right): |10>/|11>"],
+                         "cursor": 1},
+    "qno-measured": {"screen": "text", "title": "H: measured",
+                     "lines": ["P1's H on q0:", "(|10>+|11>)/sqrt2", "Outcome fixed, hidden."],
+                     "hint": "OK guess"},
+    "qno-end": {"screen": "qno_end", "winners": ["P3"], "reason": "empty hand", "turns": 42,
+                "state": "11", "gates": 37},
+    "qno-end-shared": {"screen": "qno_end", "winners": ["P1", "P2"],
+                       "reason": "draw pile empty: fewest cards", "turns": 80, "state": "00",
+                       "gates": 60},
 }
 
 

@@ -2,4 +2,6 @@
 
 from .engine import Entanglion, EntanglionError, IllegalAction, SetupError
 
-__all__ = ["Entanglion", "EntanglionError", "IllegalAction", "SetupError"]
+ENGINE = Entanglion  # what the scenario runner builds
+
+__all__ = ["ENGINE", "Entanglion", "EntanglionError", "IllegalAction", "SetupError"]

@@ -8,17 +8,13 @@ its state and its journal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ..rulings import Choice, OptionError, make
+from ..rulings import describe as describe_rulings
 from .cards import START_SPACES
 
-
-@dataclass(frozen=True)
-class Choice:
-    default: Any
-    allowed: tuple[Any, ...]
-    doc: str
+__all__ = ["RULINGS", "Choice", "OptionError", "make_options", "describe"]
 
 
 RULINGS: dict[str, Choice] = {
@@ -147,31 +143,11 @@ RULINGS: dict[str, Choice] = {
 }
 
 
-class OptionError(ValueError):
-    pass
-
-
 def make_options(given: dict[str, Any] | None = None) -> dict[str, Any]:
     """Complete options dict with defaults; raises OptionError on unknown keys or values."""
-    given = dict(given or {})
-    out = {}
-    for name, choice in RULINGS.items():
-        value = given.pop(name, choice.default)
-        # Compare types too: True == 1 and False == 0 must not pass for each other.
-        if not any(value == a and type(value) is type(a) for a in choice.allowed):
-            allowed = ", ".join(repr(a) for a in choice.allowed)
-            raise OptionError(f"option {name!r} must be one of {allowed}, not {value!r}")
-        out[name] = value
-    if given:
-        raise OptionError(f"unknown option(s): {', '.join(sorted(given))} "
-                          f"(known: {', '.join(RULINGS)})")
-    return out
+    return make(RULINGS, given)
 
 
 def describe() -> str:
     """All options with defaults and documentation, for ``companion rules``/docs."""
-    rows = []
-    for name, c in RULINGS.items():
-        allowed = " | ".join(repr(a) for a in c.allowed)
-        rows.append(f"{name} (default {c.default!r}; {allowed})\n    {c.doc}")
-    return "\n".join(rows)
+    return describe_rulings(RULINGS)

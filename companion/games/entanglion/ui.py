@@ -11,15 +11,19 @@ short enough for 21 characters a line.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable
 
+from ...inputs import RETRIEVE
+from ..common import Item, Step
 from . import board
 from .board import MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
     COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, LAST_SPACE, pretty,
     track_value,
 )
-from .engine import Entanglion
+from .engine import Entanglion, IllegalAction
+
+__all__ = ["IllegalAction", "Item", "Step"]  # the session catches IllegalAction from here
 
 NAME = "entanglion"
 TITLE = "Entanglion"
@@ -42,14 +46,6 @@ PURPOSE = {
     "first player": "First player", "ship placement": "Ship placement",
     "orbital detection jump": "Evasive jump",
 }
-
-
-class Step(NamedTuple):
-    """One setup question: an option key and its choices (label, value)."""
-
-    key: str
-    title: str
-    choices: tuple[tuple[str, Any], ...]
 
 
 SETUP_STEPS = (
@@ -98,6 +94,23 @@ def status_line(g: Entanglion) -> str:
         return "setting up"
     return (f"turn {s.turn_number}, {who(s.turn_player)} to play, detection space "
             f"{s.detection}, {sum(len(c) for c in s.ship_components.values())}/8 components")
+
+
+def undo_block(g: Entanglion) -> str | None:
+    return None  # every Entanglion input may be undone (dice and decks come back too)
+
+
+def seat(config: Any, pad: int) -> str | None:
+    """The ship a reader pad belongs to (None: shared)."""
+    return config.pads[pad]
+
+
+def button(g: Entanglion, name: str) -> dict[str, Any] | str:
+    """RETRIEVE retrieves; EXCHANGE opens the exchange menu (a tap then exchanges)."""
+    if name == RETRIEVE:
+        return {"player": g.awaiting(), "do": "retrieve"}
+    model = action_menu(g, only="exchange")
+    return {"menu": "exchange", **model} if model["items"] else "Nothing to exchange"
 
 
 def result_reason(g: Entanglion) -> str | None:
@@ -305,12 +318,6 @@ def notices(g: Entanglion, entries: list[dict[str, Any]]) -> list[dict[str, Any]
 
 
 # ------------------------------------------------------------------ prompts and menus
-
-
-class Item(NamedTuple):
-    label: str
-    action: dict[str, Any] | None  # an engine input, or {"session": ...} for the box's own
-    targets: tuple[str, ...] = ()  # planets to blink while the cursor is on it
 
 
 def _option_label(kind: str, value: Any) -> tuple[str, tuple[str, ...]]:

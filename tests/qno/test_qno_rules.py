@@ -1,0 +1,359 @@
+"""QNO rules: the deck, the deal, matching, gates, actions, draws, the win, and the
+section I-3 rulings with each option's alternative. Where the original notebook had
+a bug (hang, crash, late win, re-trigger), a test shows ours does not."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.games.qno import IllegalAction, Qno, SetupError, playable
+from companion.games.qno.cards import COUNTS, full_deck, label, parse
+from companion.games.qno.table import Table
+from qno_helpers import conserved, dealt
+
+
+def test_deck_has_112_cards_as_the_original():
+    deck = full_deck()
+    assert len(deck) == 112
+    for state in ("00", "01", "10", "11"):
+        assert sum(1 for c in deck if c.startswith(state)) == 25
+        assert COUNTS[f"{state}_0"] == 1 and COUNTS[f"{state}_9"] == 2
+        assert COUNTS[f"{state}_draw_two"] == COUNTS[f"{state}_skip"] == 2
+    assert deck.count("H") == deck.count("X") == deck.count("CNOT") == 4
+    assert parse("01_7") == ("01", "7") and parse("CNOT") == (None, "CNOT")
+    assert label("10_reverse") == "|10> Rev"
+    with pytest.raises(ValueError):
+        parse("02_7")
+
+
+def test_tracked_deal_asks_each_player_for_five_then_the_start_card():
+    g = Qno(0, {"players": 3})
+    assert g.pending["kind"] == "take" and g.pending["player"] == 1 and g.pending["count"] == 5
+    for p in (1, 2, 3):
+        for n in range(5):
+            assert g.pending["player"] == p
+            g.push({"do": "take", "card": f"0{p % 2}_{n + 1}"})
+    assert g.pending["kind"] == "turn_up"
+    g.push({"do": "turn_up", "card": "10_5"})
+    assert g.status == "playing" and g.state.turn == 1 and g.state.pile == 112 - 16
+    assert g.state.top_state == "10" and g.state.top_value == "5"
+    assert conserved(g)
+
+
+def test_a_card_cannot_be_dealt_more_often_than_it_exists():
+    g = Qno(0, {"players": 2})
+    g.push({"do": "take", "card": "00_0"})
+    with pytest.raises(IllegalAction, match="already in play"):
+        g.push({"do": "take", "card": "00_0"})
+
+
+def test_gate_start_card_is_buried_and_the_next_one_turned_no_hang():
+    g = dealt([[], []], ["H", "CNOT", "01_4"])
+    assert [e["type"] for e in g.log if e["type"] in ("start_gate", "start")] == \
+        ["start_gate", "start_gate", "start"]
+    assert g.state.top_state == "01" and g.state.pile == 112 - 1
+    assert conserved(g)
+
+
+def test_start_state_is_prepared_by_x_gates_right_indexed():
+    g = dealt([[], []], "01_4")
+    assert g.state.circuit == [{"op": "x", "qubit": 0, "why": "prep"}]
+    g = dealt([[], []], "11_4")
+    assert [op["qubit"] for op in g.state.circuit] == [0, 1]
+
+
+@pytest.mark.parametrize("option, turn", [("apply", 2), ("ignore", 1)])
+def test_skip_start_card_skips_player_one(option, turn):
+    g = dealt([["00_1"], ["00_2"], ["00_3"]], "00_skip", start_action=option)
+    assert g.state.turn == turn
+
+
+def test_draw_two_start_card_makes_player_one_draw_then_play():
+    g = dealt([[], []], "00_draw_two")
+    assert g.pending == {"kind": "take", "player": 1, "count": 2, "reason": "draw_two"}
+    g.push({"do": "take", "card": "11_1"})
+    g.push({"do": "take", "card": "11_2"})
+    assert g.state.counts == [2, 0] and g.state.turn == 1 and g.pending is None
+
+
+def test_reverse_start_card_runs_descending_and_player_one_starts():
+    g = dealt([["00_3", "11_1"], [], []], "00_reverse")
+    assert g.state.turn == 1 and g.state.direction == -1
+    g.push({"do": "play", "card": "00_3"})
+    assert g.state.turn == 3
+
+
+def test_matching_by_effective_state_or_value_and_gates_always():
+    assert playable("01_3", "01", "7") and playable("10_7", "01", "7")
+    assert playable("CNOT", "11", None) and not playable("10_7", "01", None)
+    g = dealt([["10_7", "11_2"], []], "01_7")
+    assert g.check({"do": "play", "card": "11_2"}) == "Does not match |01> or 7"
+    g.push({"do": "play", "card": "10_7"})  # by value: X on q0 and q1 join the circuit
+    assert g.state.circuit[-2:] == [{"op": "x", "qubit": 0, "why": "value"},
+                                    {"op": "x", "qubit": 1, "why": "value"}]
+
+
+def test_x_and_cnot_follow_the_tables_with_right_indexing():
+    g = dealt([["X", "00_1"], ["CNOT", "00_1"]], "01_5")
+    g.push({"do": "play", "card": "X", "qubit": 1})
+    assert g.state.top_state == "11" and g.state.top_value is None
+    g.push({"do": "play", "card": "CNOT"})  # a prompt for the control
+    assert g.pending["kind"] == "qubit" and g.pending["gate"] == "CNOT"
+    g.push({"do": "choose", "value": 0})  # control q0 = 1: flip q1
+    assert g.state.top_state == "01"
+    assert g.state.circuit[-1] == {"op": "cx", "control": 0, "target": 1}
+
+
+@pytest.mark.parametrize("state, control, after", [
+    ("00", 0, "00"), ("01", 0, "11"), ("10", 0, "10"), ("11", 0, "01"),
+    ("00", 1, "00"), ("01", 1, "01"), ("10", 1, "11"), ("11", 1, "10")])
+def test_cnot_table(state, control, after):
+    g = dealt([["CNOT", "00_1"], []], f"{state}_5")
+    g.push({"do": "play", "card": "CNOT", "qubit": control})
+    assert g.state.top_state == after
+
+
+def test_after_a_gate_only_the_state_matches():
+    g = dealt([["X", "00_1"], ["10_5", "11_5", "00_2"]], "11_5")
+    g.push({"do": "play", "card": "X", "qubit": 0})  # |11> -> |10>, value gone
+    assert g.check({"player": 2, "do": "play", "card": "11_5"}) == "Does not match |10>"
+    assert g.check({"player": 2, "do": "play", "card": "10_5"}) is None
+
+
+def test_h_outcome_is_committed_before_the_guess_and_right_guess_gives_next_four():
+    g = dealt([["H", "00_1"], [], []], "10_5", forced=[1])
+    g.push({"do": "play", "card": "H", "qubit": 0})
+    assert g.pending["kind"] == "guess" and g.pending["options"] == ["10", "11"]
+    assert g.state.gate["outcome"] == 1  # committed, not yet shown
+    measured = [e for e in g.log if e["type"] == "measured"][-1]
+    assert "result" not in measured and measured["superposition"] == "(|10>+|11>)/sqrt2"
+    g.push({"do": "choose", "value": "11"})
+    assert g.state.top_state == "11" and g.state.top_value is None
+    assert g.pending == {"kind": "take", "player": 2, "count": 4, "reason": "h_reward"}
+    assert g.state.circuit[-2:] == [{"op": "h", "qubit": 0}, {"op": "measure", "result": "11"}]
+
+
+def test_wrong_h_guess_costs_the_player_one_card():
+    g = dealt([["H", "00_1"], []], "10_5", forced=[0])
+    g.push({"do": "play", "card": "H", "qubit": 1})
+    g.push({"do": "choose", "index": 1})  # guesses |10>; the outcome is |00>
+    assert g.state.top_state == "00"
+    assert g.pending == {"kind": "take", "player": 1, "count": 1, "reason": "h_penalty"}
+
+
+def test_the_same_seed_gives_the_same_h_outcome_and_undo_cannot_reroll():
+    g = dealt([["H", "00_1"], []], "10_5")
+    g.push({"do": "play", "card": "H"})
+    g.push({"do": "choose", "value": 0})
+    first = g.state.gate["outcome"]
+    g.pop()
+    g.push({"do": "choose", "value": 1})
+    assert g.state.gate["outcome"] == first
+
+
+def test_reverse_and_skip_with_three_players():
+    g = dealt([["00_reverse", "00_1"], ["00_2"], ["00_skip", "00_3"]], "00_5")
+    g.push({"do": "play", "card": "00_reverse"})
+    assert g.state.turn == 3
+    g.push({"do": "play", "card": "00_skip"})  # skips 2
+    assert g.state.turn == 1
+
+
+@pytest.mark.parametrize("option, mover", [("no_effect", 2), ("skip", 1)])
+def test_two_player_reverse(option, mover):
+    g = dealt([["00_reverse", "00_1"], []], "00_5", two_player_reverse=option)
+    g.push({"do": "play", "card": "00_reverse"})
+    assert g.state.turn == mover
+
+
+def test_draw_two_next_player_draws_then_plays_no_stacking():
+    g = dealt([["00_draw_two", "00_1"], ["01_draw_two", "11_1"], []], "00_5")
+    g.push({"do": "play", "card": "00_draw_two"})
+    g.push({"do": "take", "card": "10_1"})
+    g.push({"do": "take", "card": "10_2"})
+    assert g.state.turn == 2 and g.state.counts[1] == 4
+    g.push({"do": "play", "card": "01_draw_two"})  # only the next player draws 2
+    assert g.pending["player"] == 3 and g.pending["count"] == 2
+
+
+def test_must_play_if_able_is_enforced_with_tracked_hands():
+    g = dealt([["00_1", "11_2"], []], "00_5")
+    assert g.check({"do": "draw"}) == "You can play a card, so you must"
+    g = dealt([["00_1", "11_2"], []], "00_5", must_play=False)
+    assert g.check({"do": "draw"}) is None
+
+
+def test_honour_mode_trusts_plays_and_counts_cards():
+    g = Qno(0, {"players": 2, "hands": "honour"})
+    assert g.pending["kind"] == "turn_up" and g.state.counts == [5, 5]
+    g.push({"do": "turn_up", "card": "00_5"})
+    assert g.check({"do": "draw"}) is None  # must-play is on the players' honour
+    g.push({"do": "play", "card": "00_7"})
+    assert g.state.counts == [4, 5] and g.state.turn == 2
+    assert conserved(g)
+
+
+def test_draw_one_and_the_turn_ends_even_if_it_fits():
+    g = dealt([["11_2"], []], "00_5")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "00_9"})
+    assert g.state.turn == 2 and g.state.counts[0] == 2
+
+
+def test_may_play_variant_plays_the_drawn_card_or_keeps_it():
+    g = dealt([["11_2"], []], "00_5", drawn_card="may_play")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "00_9"})
+    assert g.pending == {"kind": "drawn", "player": 1, "card": "00_9"}
+    assert g.check({"do": "play", "card": "11_2"}) is not None
+    g.push({"do": "play", "card": "00_9"})
+    assert g.state.turn == 2 and g.state.top_value == "9"
+    g = dealt([["11_2"], []], "00_5", drawn_card="may_play")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})  # does not fit: the turn just ends
+    assert g.pending is None and g.state.turn == 2
+
+
+def test_draw_until_playable_variant_keeps_the_turn():
+    g = dealt([["11_2"], []], "00_5", drawn_card="draw_until_playable")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})
+    assert g.state.turn == 1
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "00_9"})
+    assert g.check({"do": "draw"}) is not None  # now it must play
+    g.push({"do": "play", "card": "00_9"})
+    assert g.state.turn == 2
+
+
+def test_actions_do_not_retrigger_on_a_draw_unlike_the_original():
+    hands = [["00_skip", "00_1"], ["11_1"], ["11_2"]]
+    g = dealt(hands, "00_5")
+    g.push({"do": "play", "card": "00_skip"})  # skips 2; 3 moves
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})
+    assert g.state.turn == 1  # 3 drew; nobody skipped
+    g = dealt(hands, "00_5", retrigger_actions=True)
+    g.push({"do": "play", "card": "00_skip"})
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})
+    assert g.state.turn == 2  # the original: the Skip fired again, skipping 1
+
+
+def test_win_is_immediate_after_the_last_card_resolves():
+    g = dealt([["00_1"], [], []], "00_5")
+    g.push({"do": "play", "card": "00_1"})
+    assert g.status == "won" and g.state.winners == [1]
+    assert g.legal_actions() == [] and g.check({"do": "draw"}) == "The game is over"
+
+
+def test_last_card_draw_two_wins_at_once_without_the_victim_drawing():
+    g = dealt([["00_draw_two"], []], "00_5")
+    g.push({"do": "play", "card": "00_draw_two"})
+    assert g.status == "won" and g.pending is None
+
+
+def test_last_card_h_wrong_guess_costs_the_win_by_default():
+    g = dealt([["H"], []], "00_5", forced=[0])
+    g.push({"do": "play", "card": "H", "qubit": 0})
+    g.push({"do": "choose", "value": "01"})  # wrong
+    g.push({"do": "take", "card": "11_9"})
+    assert g.status == "playing" and g.state.counts[0] == 1
+
+
+def test_on_empty_variant_wins_before_the_gate_resolves():
+    g = dealt([["H"], []], "00_5", win_check="on_empty")
+    g.push({"do": "play", "card": "H"})
+    assert g.status == "won" and g.pending is None
+
+
+def test_qno_is_announced_when_a_player_drops_to_one_card():
+    g = dealt([["00_1", "00_2"], []], "00_5")
+    entries = g.push({"do": "play", "card": "00_1"})
+    assert {"type": "qno", "player": 1} in entries
+
+
+def test_call_or_catch_variant():
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4"]], "00_5", qno_call="call_or_catch")
+    g.push({"do": "play", "card": "00_1"})
+    assert g.state.uncalled == 1
+    assert g.check({"do": "catch", "player": 1, "target": 1}) == "Call it, do not catch yourself"
+    g.push({"do": "catch", "player": 2, "target": 1})
+    assert g.pending == {"kind": "take", "player": 1, "count": 2, "reason": "caught"}
+    g.push({"do": "take", "card": "10_1"})
+    g.push({"do": "take", "card": "10_2"})
+    assert g.state.turn == 2 and g.pending is None
+    # calling in time (as the penultimate card goes) is safe
+    g.push({"player": 2, "do": "call"})
+    g.push({"do": "play", "card": "00_3"})
+    assert g.state.uncalled is None and g.check({"do": "catch", "target": 2}) == "Nobody to catch"
+
+
+def test_empty_pile_is_reshuffled_from_the_discards_keeping_the_top():
+    g = dealt([["11_1"], ["00_3"]], "00_5")
+    # As if the pile ran out: every unseen card is somewhere else now.
+    g.state.pile, g.state.unseen = 0, {}
+    g.state.discard = ["10_9", "01_4", "00_5"]
+    g.push({"do": "draw"})
+    assert {"type": "reshuffle", "count": 2} in g.log
+    assert g.state.discard == ["00_5"] and g.state.pile == 2
+    assert g.pending["kind"] == "take" and g.check({"do": "take", "card": "00_5"}) is not None
+    g.push({"do": "take", "card": "10_9"})
+    assert g.state.top_state == "00" and g.state.turn == 2
+
+
+def test_fewest_cards_variant_ends_the_game_on_an_empty_pile():
+    g = dealt([["11_1", "11_2"], ["00_3"]], "00_5", empty_pile="fewest_cards")
+    g.state.pile, g.state.unseen = 0, {}
+    g.push({"do": "draw"})
+    assert g.status == "won" and g.state.winners == [2]
+
+
+def test_nothing_left_to_draw_anywhere_ends_the_draw_not_the_game():
+    g = dealt([["11_1"], ["00_3"]], "00_5")
+    g.state.pile, g.state.unseen, g.state.discard = 0, {}, ["00_5"]
+    g.push({"do": "draw"})
+    assert any(e["type"] == "no_cards" for e in g.log) and g.state.turn == 2
+
+
+def test_random_first_player_draws_a_dealer():
+    firsts = {Qno(seed, {"players": 4, "first_player": "random"}).state.turn
+              for seed in range(40)}
+    assert firsts == {1, 2, 3, 4}
+
+
+def test_turn_order_and_wrong_player_are_refused_with_reasons():
+    g = dealt([["00_1", "00_2"], ["00_3"]], "00_5")
+    assert g.check({"player": 2, "do": "play", "card": "00_3"}) == "Player 1 is up"
+    assert g.check({"do": "play", "card": "01_1"}) == \
+        "That card is not in your hand (tap cards as you draw them)"
+    assert g.check({"do": "play", "card": "Z"}) == "'Z' is not a QNO card"
+    assert g.check({"do": "fly"}).startswith("unknown action")
+    assert g.check({"do": "play", "card": "00_1", "qubit": 0}) == \
+        "A qubit (0 or 1) goes only with a gate card"
+    assert g.check({"player": 9, "do": "draw"}) == "unknown player 9 (1-2)"
+
+
+def test_options_and_forced_outcomes_are_validated():
+    with pytest.raises(SetupError, match="players"):
+        Qno(0, {"players": 7})
+    with pytest.raises(SetupError, match="forced"):
+        Qno(0, {}, None, [2])
+
+
+def test_json_round_trip_replay_and_undo():
+    g = Qno(5, {"players": 3})
+    table = Table(3, 5)
+    while len(g.inputs) < 40:
+        g.push(table.choose(g))
+    assert g.status == "playing"
+    snapshot = json.loads(json.dumps(g.to_dict()))
+    assert Qno.from_dict(snapshot).to_dict() == snapshot
+    again = Qno.replay(5, g.state.options, None, [], g.inputs)
+    assert again.to_dict() == g.to_dict()
+    before = g.to_dict()
+    g.push(table.choose(g))
+    g.pop()
+    assert g.to_dict() == before
