@@ -44,6 +44,7 @@ GPIO_MAX = 27  # BCM numbers of the 40-pin header's GPIOs
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600,
               1000000)
 MAX_PADS = 8
+QNO_SEATS = 6
 TRACK_SPACES = 12
 # The order of leds.planet_pins, as the design lists the planets. Spelled out here
 # (not imported from the engine) so reading the config stays cheap at boot.
@@ -152,6 +153,7 @@ class GameConfig:
     deck: str = "virtual"  # virtual | physical
     dice: str = "auto"  # auto | manual
     start_space: int = 1  # the difficulty offered first at setup
+    qno_pads: dict[int, int | None] = field(default_factory=dict)  # pad -> QNO player
 
 
 def _default_state_dir(environ: Mapping[str, str]) -> str:
@@ -209,7 +211,7 @@ def session_config(config: Config) -> SessionConfig:
 
     game = config.game
     return SessionConfig(pads=dict(game.pads), deck=game.deck, dice=game.dice,
-                         start_space=game.start_space)
+                         start_space=game.start_space, qno_pads=dict(game.qno_pads))
 
 
 def _read(name: str, missing_ok: bool) -> str | None:
@@ -552,28 +554,40 @@ def _buzzer(rd: _Reader) -> BuzzerConfig:
     return BuzzerConfig(pin=rd.get("buzzer", "pin", _optional_gpio, BuzzerConfig().pin))
 
 
+def _pad_table(rd: _Reader, name: str, seat: Callable[[Any], Any], default: dict) -> dict:
+    """A table of reader pad -> seat; present, it replaces the default whole (so a pad
+    can be taken away). A seat of "shared" is None."""
+    table = rd.table(name)
+    if name not in rd.data or not isinstance(rd.data[name], dict):
+        return default
+    found: dict[int, Any] = {}
+    for key, value in table.items():
+        rd.known[name].append(key)
+        if not re.fullmatch(f"[1-{MAX_PADS}]", key):
+            rd.problem((name, key), f"no such pad (pads are numbered 1-{MAX_PADS})")
+            continue
+        try:
+            chosen = seat(value)
+        except _Bad as bad:
+            rd.problem((name, key), str(bad))
+            continue
+        found[int(key)] = None if chosen == "shared" else chosen
+    return dict(sorted(found.items()))
+
+
+def _qno_seat(value: Any) -> int | str:
+    if value == "shared" or (type(value) is int and 1 <= value <= QNO_SEATS):
+        return value
+    raise _Bad(f"expected a player 1-{QNO_SEATS} or \"shared\", got {_show(value)}")
+
+
 def _game(rd: _Reader) -> GameConfig:
     d, t = GameConfig(), "game"
-    pads = d.pads
-    table = rd.table("pads")
-    if "pads" in rd.data and isinstance(rd.data["pads"], dict):
-        # A [pads] table replaces the default pads whole, so a pad can be taken away.
-        seat = _choice("seat", SEATS)
-        found: dict[int, str | None] = {}
-        for key, value in table.items():
-            rd.known["pads"].append(key)
-            if not re.fullmatch(f"[1-{MAX_PADS}]", key):
-                rd.problem(("pads", key), f"no such pad (pads are numbered 1-{MAX_PADS})")
-                continue
-            try:
-                chosen = seat(value)
-            except _Bad as bad:
-                rd.problem(("pads", key), str(bad))
-                continue
-            found[int(key)] = None if chosen == "shared" else chosen
-        pads = dict(sorted(found.items()))
+    pads = _pad_table(rd, "pads", _choice("seat", SEATS), d.pads)
+    qno_pads = _pad_table(rd, "qno_pads", _qno_seat, d.qno_pads)
     return GameConfig(
         pads=pads,
+        qno_pads=qno_pads,
         deck=rd.get(t, "deck", _choice("deck mode", ("virtual", "physical")), d.deck),
         dice=rd.get(t, "dice", _choice("dice mode", ("auto", "manual")), d.dice),
         start_space=rd.get(t, "start_space", _one_of("a start space", START_SPACES),
@@ -946,6 +960,9 @@ def dumps_defaults() -> str:
         f"# Pads are numbered 1-{MAX_PADS}. A [pads] table replaces all of these.",
         "#[pads]",
         *(f"#{pad} = {v(seat or 'shared')}" for pad, seat in g.pads.items()),
+        "",
+        f"# QNO: a [qno_pads] table gives pads to players 1-{QNO_SEATS}, e.g. '1 = 1' and",
+        "# '2 = 2'; pads not listed (by default, all) are shared by every player.",
         "",
         "[game]",
         "# Deck: virtual (the box shuffles and says what to take) or physical",

@@ -639,7 +639,7 @@ def test_the_skeleton_shows_every_key():
                          ("link", LinkConfig), ("reader", ReaderConfig), ("leds", LedsConfig),
                          ("buzzer", BuzzerConfig), ("game", GameConfig)]:
         expected |= {f"{section}.{f.name}" for f in fields(cls)
-                     if f.name not in ("pins", "pads")}
+                     if f.name not in ("pins", "pads", "qno_pads")}  # tables
     assert keys | prose_only == expected
     assert all(len(line) <= 88 for line in text.splitlines())
 
@@ -667,3 +667,13 @@ def test_main(tmp_path, capsys, monkeypatch):
     assert "using the defaults" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         cfg.main(["defaults", "x"])
+
+
+def test_qno_pads_give_pads_to_players(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[qno_pads]\n1 = 1\n2 = "shared"\n4 = 6\n')
+    assert cfg.session_config(cfg.load(str(path))).qno_pads == {1: 1, 2: None, 4: 6}
+    path.write_text('[qno_pads]\n1 = 7\n')
+    with pytest.raises(cfg.ConfigError, match='qno_pads.1: expected a player 1-6 or "shared"'):
+        cfg.load(str(path))
+    assert cfg.session_config(cfg.load(None)).qno_pads == {}
