@@ -9,6 +9,8 @@ into the same input events the buttons and reader pads produce:
     tap 1 CNOT                     (the registry card named CNOT, on pad 1)
     tap 2 quantum tunnel           (names are case-insensitive; spaces or _)
     tap 2 uid=04E10101010000       (a raw tag UID, known or not)
+    tap 1 top                      (QNO: the top card of the simulated draw pile)
+    hand                           (QNO: the hand of the player the box waits for)
     wait 1.5                       (let 1.5 s of animation and blinking pass)
     expect screen status           (script checks: screen, status, turn, detection,
     expect text DETECTED            ships, hand, or text = any word on screen)
@@ -67,6 +69,7 @@ class Sim:
         self.sleep = sleep  # None: animations run instantly (scripts)
         self._written = 0
         self._leds_written = 0
+        self.messages: list[str] = []  # answers to ``hand``, printed by the shell
         if frames is not None:
             frames.mkdir(parents=True, exist_ok=True)
             (frames / "leds.jsonl").write_text("")
@@ -94,6 +97,8 @@ class Sim:
             if len(args) < 2:
                 raise ScriptError("expect needs a field and a value")
             self._expect(args[0].lower(), " ".join(args[1:]))
+        elif cmd == "hand":
+            self.messages.append(self._hand())
         elif cmd in ("show", "help"):
             pass  # the interactive loop prints the box (and help) after every command
         elif cmd in ("quit", "exit"):
@@ -123,6 +128,11 @@ class Sim:
                 return normalise_uid(raw)
             except RegistryError:
                 return raw  # a garbage UID is the box's problem to report, as from a reader
+        if what.strip().lower() == "top":
+            found = self.registry.find(self._table().next_card(), "qno")
+            if not found:
+                raise ScriptError("the top card has no tag in the registry")
+            return found[0][0]
         name = what.strip().replace(" ", "_")
         # Names repeat across games (an H in Entanglion and in QNO): prefer the game
         # on the box, so a script taps the card its players would hold.
@@ -132,6 +142,26 @@ class Sim:
         if not found:
             raise ScriptError(f"no card named {what!r} in the tag registry")
         return found[0][0]
+
+    def _table(self) -> Any:
+        """QNO's simulated table of real cards (the box itself never sees them)."""
+        from .games.qno.table import Table
+
+        session = self.box.session
+        if session.mode != "game" or session.ui.NAME != "qno":
+            raise ScriptError("top and hand are for a QNO game in play")
+        return Table.of(session.game, session.game_id or 0)
+
+    def _hand(self) -> str:
+        from .games.qno.cards import label
+
+        g = self.box.session.game
+        table = self._table()
+        p = g.awaiting()
+        if p is None:
+            return "The game is over"
+        return f"P{p}'s hand: " + (", ".join(label(c) for c in sorted(table.hands[p - 1]))
+                                   or "empty")
 
     def _input(self, event: Any) -> None:
         self.box.handle(event)
@@ -248,6 +278,9 @@ def run_script(sim: Sim, lines: Iterable[str], source: str, out: IO[str]) -> int
         g = sim.box.session.game
         inputs = len(g.inputs) if g is not None else 0
         out.write(f"{number}: {line.strip()} -> {screen['screen']} (inputs {inputs})\n")
+        for message in sim.messages:
+            out.write(f"    {message}\n")
+        sim.messages.clear()
         out.flush()
         if not more:
             break
@@ -260,6 +293,9 @@ def interactive(sim: Sim, colour: bool) -> int:
         if tty:
             sys.stdout.write("\x1b[H\x1b[2J")
         print(sim.render(colour=colour))
+        for message in sim.messages:
+            print(message)
+        sim.messages.clear()
         print("press ok|back|up|down|retrieve|exchange  hold back  tap PAD CARD  help  quit")
         try:
             line = input("> ")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import re
 import subprocess
 
@@ -207,3 +208,21 @@ def test_a_whole_game_through_the_simulator_with_qasm_export(tmp_path):
 
 def test_labels_are_what_the_cards_print():
     assert label("11_draw_two") == "|11> +2" and label("X") == "X"
+
+
+def test_the_example_sim_script_deals_a_game(tmp_path):
+    script = (Path(__file__).parents[2] / "examples" / "qno-start.sim").read_text()
+    out = run_sim(["--state-dir", str(tmp_path / "s"), "--seed", "3"], script)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"^    P\d's hand: (\|\d\d> \S+(, )?){5}$", out.stdout, re.M), out.stdout
+
+
+def test_table_follows_taps_of_any_card_and_undo():
+    from companion.games.qno.table import Table
+
+    g = Qno(0, {"players": 2})
+    g.push({"do": "take", "card": "11_9"})
+    table = Table.of(g)
+    assert table.hands[0] == ["11_9"] and len(table.pile) == 111
+    g.pop()
+    assert Table.of(g).hands[0] == []

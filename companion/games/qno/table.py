@@ -29,30 +29,49 @@ class Table:
         """What the next player to draw would pick up."""
         return self.pile[-1]
 
+    def _from_pile(self, card: str | None = None) -> str:
+        """The named card (a player may tap any card) or the top one."""
+        if card is not None and card in self.pile:
+            # The copy nearest the top: the one a player drawing it would pick up.
+            del self.pile[len(self.pile) - 1 - self.pile[::-1].index(card)]
+            return card
+        return self.pile.pop()
+
     def follow(self, g: Qno) -> None:
         """Move cards as the players would for every new log entry."""
         for e in g.log[self._seen:]:
             t = e["type"]
             if t == "drew":
                 for _ in range(e["count"]):
-                    self.hands[e["player"] - 1].append(self.pile.pop())
+                    self.hands[e["player"] - 1].append(self._from_pile(e.get("card")))
             elif t == "start_gate":
-                card = self.pile.pop()
+                card = self._from_pile(e["card"])
                 if e["how"] == "bury":
                     self.pile.insert(len(self.pile) // 2, card)
                 else:
                     self.pile.append(card)
                     self.rng = shuffle(self.rng, self.pile)
             elif t == "start":
-                self.discard.append(self.pile.pop())
+                self.discard.append(self._from_pile(e["card"]))
             elif t == "play":
-                self.hands[e["player"] - 1].remove(e["card"])
+                hand = self.hands[e["player"] - 1]
+                if e["card"] in hand:
+                    hand.remove(e["card"])
+                elif e["card"] in self.pile:  # honour mode: a tap the table did not expect
+                    self._from_pile(e["card"])
                 self.discard.append(e["card"])
             elif t == "reshuffle":
                 under, self.discard = self.discard[:-1], self.discard[-1:]
                 self.pile = under + self.pile
                 self.rng = shuffle(self.rng, self.pile)
         self._seen = len(g.log)
+
+    @classmethod
+    def of(cls, g: Qno, seed: int = 0) -> "Table":
+        """The table that matches ``g`` now (rebuilt from its log, so undo is fine)."""
+        table = cls(g.players, seed)
+        table.follow(g)
+        return table
 
     def choose(self, g: Qno) -> dict[str, Any]:
         """A random legal input, answering card prompts with the real cards."""
