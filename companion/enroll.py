@@ -26,14 +26,20 @@ from .registry import Card, Registry, RegistryError, normalise_uid, sim_registry
 log = logging.getLogger(__name__)
 
 
+PRINTED = ("qno",)  # games whose cards we print, numbered in enrolment order
+
+
 @dataclass(frozen=True)
 class Wanted:
     card: Card
     copy: int  # 1-based: "3 of 7"
     copies: int
+    number: int = 0  # the number printed on a print-and-play card (0: none)
 
     @property
     def prompt(self) -> str:
+        if self.number:
+            return f"No. {self.number}: {self.card.label}"
         return f"{self.card.label}, {self.copy} of {self.copies}" if self.copies > 1 \
             else self.card.label
 
@@ -57,11 +63,14 @@ class Enrolment:
         """Cards still to enrol, in box order, resuming after whatever is enrolled."""
         copies = Counter(self.box)
         have = Counter(card for _, card in self.registry if card.game == self.game)
+        first = {card: i for i, card in reversed(list(enumerate(self.box)))}
+        printed = self.game in PRINTED  # box order is print order (companion cards)
         out = []
         for card in dict.fromkeys(self.box):
             if card in self.skipped:
                 continue
-            out += [Wanted(card, n, copies[card]) for n in range(have[card] + 1, copies[card] + 1)]
+            out += [Wanted(card, n, copies[card], first[card] + n if printed else 0)
+                    for n in range(have[card] + 1, copies[card] + 1)]
         return out
 
     @property

@@ -155,3 +155,15 @@ def press(factory, pin):
     import time
     time.sleep(0.05)
     factory.pin(pin).drive_high()
+
+
+def test_qno_enrolment_follows_the_printed_numbers():
+    from companion.games.qno.cards import full_deck
+    from companion.registry import Registry
+
+    e = Enrolment(Registry(), lambda r: None, "qno")
+    wanted = e.wanted
+    assert len(wanted) == 112
+    assert [w.card.name for w in wanted] == full_deck()  # the order companion cards prints
+    assert wanted[0].prompt == "No. 1: |00> 0" and wanted[2].prompt == "No. 3: |00> 1"
+    assert e.tap("04 11 22 33") and e.current.prompt == "No. 2: |00> 1"
