@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="narrate the game in plain English instead of printing JSON")
     p.set_defaults(func=_scenario)
     p = sub.add_parser("rules", help="list the rule options (rulings) with their defaults")
-    p.add_argument("--game", default="entanglion", choices=GAMES)
+    p.add_argument("--game", default="entanglion", choices=scenario.CHANCE)
     p.set_defaults(func=_rules)
     p = sub.add_parser("sim", help="the whole box in a terminal (or run a command script)")
     p.add_argument("--script", metavar="FILE", help="run commands from FILE (- for stdin)")

@@ -12,8 +12,9 @@ import importlib
 import json
 from typing import Any
 
-# Each game's forced chance: Entanglion's dice, QNO's H outcomes (0/1, in order).
-CHANCE = {"entanglion": "dice", "qno": "forced"}
+# Each game's forced chance: Entanglion's dice; QNO's H outcomes (0/1, in order);
+# QLANET's measurement and BM outcomes and refills (its engine documents the format).
+CHANCE = {"entanglion": "dice", "qno": "forced", "qlanet": "forced"}
 
 EXIT_OK, EXIT_MALFORMED, EXIT_ILLEGAL = 0, 2, 3
 

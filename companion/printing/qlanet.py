@@ -13,21 +13,23 @@ import math
 
 from PIL import Image, ImageDraw
 
+from ..games.qlanet import cards as engine
 from . import sheet
 from .sheet import CARD_H, CARD_W, INK, SAFE, WHITE, Card, mm, text
 
 GAME = "qlanet"
 
-# name -> (copies, cost, planets, effect)
+EFFECT = {  # our own words
+    "X": "swap 0 and 1", "H": "+ <-> 0,  - <-> 1", "Z": "+ <-> -",
+    "M": "measure: fix the planet", "CX0": "if first is 0, flip second",
+    "CX1": "if first is 1, flip second", "SW": "swap two planets",
+    "BM": "entangle two planets (secret)",
+}
+# name -> (copies, cost, planets, effect); copies and costs are the engine's
 CARDS = {
-    "X": (6, 6, 1, "swap 0 and 1"),
-    "H": (3, 3, 1, "+ <-> 0,  - <-> 1"),
-    "Z": (2, 2, 1, "+ <-> -"),
-    "M": (10, 10, 1, "measure: fix the planet"),
-    "CX0": (3, 3, 2, "if first is 0, flip second"),
-    "CX1": (3, 3, 2, "if first is 1, flip second"),
-    "SW": (4, 4, 2, "swap two planets"),
-    "BM": (8, 8, 2, "entangle two planets (secret)"),
+    name: (engine.DECK_COUNTS[name], engine.COSTS[name],
+           2 if name in engine.TWO_PLANET else 1, EFFECT[name])
+    for name in engine.CARDS
 }
 COST = {name: spec[1] for name, spec in CARDS.items()}
 PLANETS = 9

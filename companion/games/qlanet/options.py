@@ -1,0 +1,108 @@
+"""Game options: hand size, refills, the opening, and every ruling the sources leave open.
+
+This is the one place each decision point of QLANET (``C1`` and ``D1``..``D16`` of
+``shared/reference/qno-qlanet-rules.md`` Part II-3) is documented. Defaults are the
+recommended rulings. Rulings that real quantum mechanics settles (D7 H on entangled
+planets, D8 entanglement made by CX, D9 phase kick-back, D10 entanglement swapping)
+are not options: the simulator is the physics. Options are plain JSON values so a
+game's options travel with its state and its journal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..rulings import Choice, OptionError, make
+from ..rulings import describe as describe_rulings
+
+__all__ = ["RULINGS", "Choice", "OptionError", "make_options", "describe"]
+
+
+RULINGS: dict[str, Choice] = {
+    "hand_size": Choice(
+        4, (3, 4, 5, 6),
+        "D1. Cards each player holds face up (the app's lobby setting; 4 in the text).",
+    ),
+    "refill": Choice(
+        "supply", ("supply", "deck"),
+        "D2. supply: every refill is one of the 8 card types at random, equally likely "
+        "(an endless open supply; the device says which card to take). deck: a "
+        "shuffled deck of 6 of each type (48); played and discarded cards go to a "
+        "discard pile that is reshuffled when the deck runs out.",
+    ),
+    "cx_cost": Choice(
+        3, (3, 2),
+        "C1. Cost of CX0 and CX1: 3 (rules text and app card) or 2 (the old web page).",
+    ),
+    "opening": Choice(
+        "hidden_centre", ("hidden_centre", "public_centre"),
+        "D3. hidden_centre: the four mirrored pairs (1&9, 2&8, 3&7, 4&6) are each + or "
+        "- at random, and the centre (5) is 0, 1, + or - at random, known to nobody "
+        "but the device (as in the app). public_centre: the centre is a public random "
+        "+ or - like the rest.",
+    ),
+    "first_player": Choice(
+        "random", ("random", 0, 1),
+        "D4. random: the device draws the first camp and announces it. 0 or 1: that "
+        "camp starts (the app's opening shows player 0 to move).",
+    ),
+    "two_planet_targets": Choice(
+        "any", ("any", "adjacent"),
+        "D5. any: a two-planet card takes any two different planets; for CX the first "
+        "is the control. adjacent: house rule, the two must be side by side in the "
+        "grid (not diagonal).",
+    ),
+    "fixed_planets": Choice(
+        "untargetable", ("untargetable", "cx_control"),
+        "D6. untargetable: no card may target a fixed planet. cx_control: a fixed "
+        "planet may still be the control (first planet) of CX0/CX1, which is "
+        "physically harmless: it flips the target or not and stays fixed.",
+    ),
+    "bm_outcome": Choice(
+        "born", ("born", "uniform_secret"),
+        "D11. born: BM is a real Bell measurement; the secret code follows the Born "
+        "rule, so from inputs of one type (0/1 or +/-) the opponent learns half of it. "
+        "uniform_secret: the pair ends in one of the four Bell states with equal "
+        "chance whatever the inputs (a secret Pauli after the measurement), so the "
+        "opponent learns nothing.",
+    ),
+    "no_legal_play": Choice(
+        "discard_pay", ("discard_pay", "discard_free"),
+        "D12. With no legal play the player discards one card of their choice without "
+        "effect and refills. discard_pay: they also pay its cost, so a stuck player "
+        "cannot keep the turn for ever. discard_free: no cost.",
+    ),
+    "simultaneous_win": Choice(
+        "non_mover", ("non_mover", "both"),
+        "D13. If both camps meet a win condition after the same turn (impossible "
+        "under the default rulings, possible only from a set-up board): non_mover: "
+        "the player who did not move wins. both: both win (a shared win).",
+    ),
+    "move_cap": Choice(
+        None, (None, 40, 60, 80, 100, 200),
+        "D14. None: no limit. A number: after that many moves without a winner the "
+        "game ends: more planets fixed to your camp wins, then the lower total, "
+        "else both win (a draw).",
+    ),
+    "cost_cap": Choice(
+        None, (None, 100, 150, 200, 300),
+        "D14. None: no limit. A number: once both totals have reached it without a "
+        "winner the game ends as for move_cap.",
+    ),
+    "secret_pairs": Choice(
+        "hidden", ("hidden", "entangled"),
+        "D15/D16. What a viewer who lacks a pair's code sees on two planets surely "
+        "entangled with each other. hidden: '?' (as the app shows the opponent). "
+        "entangled: the entangled icon and the partner, without the code.",
+    ),
+}
+
+
+def make_options(given: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Complete options dict with defaults; raises OptionError on unknown keys or values."""
+    return make(RULINGS, given)
+
+
+def describe() -> str:
+    """All options with defaults and documentation, for ``companion rules``."""
+    return describe_rulings(RULINGS)

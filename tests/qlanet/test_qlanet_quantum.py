@@ -1,0 +1,159 @@
+"""The stabilizer simulator against plain 512-amplitude arithmetic, and the knowledge
+primitives (unknown signs, Pauli frames)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from qlanet_helpers import Dense
+
+from companion.games.qlanet import quantum as qm
+
+STATES = ("0", "1", "+", "-")
+OPS = st.lists(st.tuples(st.sampled_from(["x", "z", "h", "cx", "cx0", "swap", "m", "bm"]),
+                         st.integers(0, 8), st.integers(0, 8), st.integers(0, 3)),
+               max_size=30)
+
+
+def apply(gens: list[int], dense: Dense, op: str, a: int, b: int, bit: int) -> None:
+    """One operation on both simulators; measurement outcomes follow the dense Born rule."""
+    if op in ("cx", "cx0", "swap", "bm") and a == b:
+        return
+    if op == "x":
+        qm.apply_x(gens, a)
+        dense.x(a)
+    elif op == "z":
+        qm.apply_z(gens, a)
+        dense.z(a)
+    elif op == "h":
+        qm.apply_h(gens, a)
+        dense.h(a)
+    elif op == "cx":
+        qm.apply_cx(gens, a, b)
+        dense.cx(a, b, 1)
+    elif op == "cx0":
+        qm.apply_cx0(gens, a, b)
+        dense.cx(a, b, 0)
+    elif op == "swap":
+        qm.apply_swap(gens, a, b)
+        dense.swap(a, b)
+    elif op == "m":
+        measure(gens, dense, 0, 1 << a, qm.zq(a), bit & 1)
+    else:
+        pair = (1 << a) | (1 << b)
+        measure(gens, dense, pair, 0, qm.xq(a) | qm.xq(b), bit & 1)
+        measure(gens, dense, 0, pair, qm.zq(a) | qm.zq(b), bit >> 1)
+
+
+def measure(gens, dense, xmask, zmask, v, want):
+    probe = Dense(["0"] * 9)
+    probe.v = dense.v[:]
+    p = probe.project(xmask, zmask, want)
+    r = want if p > 1e-9 else 1 - want
+    certain = p < 1e-9 or p > 1 - 1e-9
+    if certain:  # the tableau must refuse the impossible outcome
+        with pytest.raises(qm.Impossible):
+            qm.measure(gens[:], v, 1 - r)
+    assert qm.measure(gens, v, r) == r
+    dense.project(xmask, zmask, r)
+
+
+@settings(max_examples=150, deadline=None)
+@given(start=st.lists(st.sampled_from(STATES), min_size=9, max_size=9), ops=OPS)
+def test_tableau_matches_dense_amplitudes(start, ops):
+    gens = qm.product_state(start)
+    dense = Dense(start)
+    for op in ops:
+        apply(gens, dense, *op)
+        assert qm.is_pure_state(gens)
+    assert abs(dense.norm() - 1) < 1e-9
+    for g in gens:
+        assert dense.stabilised_by(g), qm.describe(g)
+
+
+@settings(max_examples=150, deadline=None)
+@given(start=st.lists(st.sampled_from(STATES), min_size=9, max_size=9), ops=OPS,
+       hidden=st.lists(st.integers(0, 8), max_size=3), secret=st.lists(st.booleans(), max_size=30))
+def test_knowledge_stays_inside_the_truth(start, ops, hidden, secret):
+    """A viewer who misses some outcomes (a secret BM, unknown start planets) never
+    'knows' a sign the truth does not have, and knows everything when nothing is hidden."""
+    truth = qm.product_state(start)
+    viewer = qm.product_state([None if q in hidden else s for q, s in enumerate(start)])
+    told = not hidden
+    for i, (op, a, b, bit) in enumerate(ops):
+        if op in ("cx", "cx0", "swap", "bm") and a == b:
+            continue
+        keep = i < len(secret) and secret[i]
+        if op in ("m", "bm"):
+            vs = [qm.zq(a)] if op == "m" else [qm.xq(a) | qm.xq(b), qm.zq(a) | qm.zq(b)]
+            for k, v in enumerate(vs):
+                r = qm.measure(truth, v, None, (bit >> k) & 1)
+                if keep and op == "bm":  # someone else's secret
+                    qm.measure(viewer, v, learn=False)
+                    told = False
+                else:
+                    qm.measure(viewer, v, r)
+        else:
+            fn = {"x": qm.apply_x, "z": qm.apply_z, "h": qm.apply_h}.get(op)
+            for gens in (truth, viewer):
+                if fn:
+                    fn(gens, a)
+                else:
+                    {"cx": qm.apply_cx, "cx0": qm.apply_cx0, "swap": qm.apply_swap}[op](gens, a, b)
+        assert qm.outside(truth, viewer) is None
+        if told:
+            assert qm.Group(qm.known(viewer)).rank == 9  # it knows the whole state
+
+
+def test_certain_and_random_measurements():
+    gens = qm.product_state(["0", "+"] + ["0"] * 7)
+    assert qm.measure(gens[:], qm.zq(0), None, coin=1) == 0  # certain: the coin is ignored
+    with pytest.raises(qm.Impossible, match="certainly 0"):
+        qm.measure(gens[:], qm.zq(0), 1)
+    assert qm.measure(gens[:], qm.zq(1), None, coin=1) == 1  # random: the coin decides
+    g2 = gens[:]
+    qm.measure(g2, qm.zq(1), 0)
+    assert qm.Reader(g2).single(1) == "0"
+
+
+def test_unknown_outcomes_and_learning():
+    viewer = qm.product_state(["0", "+"] + ["0"] * 7)
+    xx, zz = qm.xq(0) | qm.xq(1), qm.zq(0) | qm.zq(1)
+    qm.measure(viewer, xx, learn=False)
+    qm.measure(viewer, zz, learn=False)
+    r = qm.Reader(viewer)
+    assert r.single(0) is None and r.pair(0, 1) is None and r.structure(0, 1)
+    # Mixed-type inputs: neither sign is known; learning both pins the pair down.
+    assert qm.measure(viewer, xx, 1) == 1 and qm.measure(viewer, zz, 0) == 0
+    els = qm.Reader(viewer).pair(0, 1)
+    assert qm.pair_ket(els, 0, 1) == "|00>-|11>" and qm.bell_name(els, 0, 1) == "Phi-"
+    # A planet nobody knows: measuring it is news (a new row), certain afterwards.
+    blind = qm.product_state([None] + ["0"] * 8)
+    assert len(blind) == 8 and qm.measure(blind, qm.zq(0), 1) == 1 and len(blind) == 9
+    assert qm.measure(blind, qm.zq(0), None) == 1
+
+
+def test_forget_makes_flipped_signs_unknown():
+    gens = qm.product_state(["0", "0"] + ["+"] * 7)
+    qm.apply_h(gens, 0)
+    qm.apply_cx(gens, 0, 1)  # Phi+ on 0, 1
+    qm.forget(gens, qm.xq(1))  # an unknown X on 1 may have happened: ZZ's sign is lost
+    r = qm.Reader(gens)
+    assert r.pair(0, 1) is None and r.structure(0, 1) and r.single(2) == "+"
+    assert qm.outside(qm.product_state(["0", "0"] + ["+"] * 7), []) is None
+
+
+@pytest.mark.parametrize("name,ket", [("Phi+", "|00>+|11>"), ("Phi-", "|00>-|11>"),
+                                      ("Psi+", "|01>+|10>"), ("Psi-", "|01>-|10>")])
+def test_bell_kets(name, ket):
+    sx, sz = qm.BELL[name]
+    els = [qm.xq(2) | qm.xq(7) | (sx << 18), qm.zq(2) | qm.zq(7) | (sz << 18)]
+    assert qm.pair_ket(els, 2, 7) == ket and qm.bell_name(els, 2, 7) == name
+
+
+def test_describe():
+    assert qm.describe(qm.xq(0) | qm.xq(1) | qm.SIGN) == "-XX......."
+    yy = qm.xq(0) | qm.xq(1) | qm.zq(0) | qm.zq(1)  # X^x Z^z = (XZ)(XZ) = -YY
+    assert qm.describe(yy) == "-YY......."
+    assert qm.describe(qm.zq(8) | qm.UNKNOWN) == "?........Z"
