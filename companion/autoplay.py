@@ -33,6 +33,7 @@ class AutoPlayer:
         self._plan: list[str] = []
         self.seed = seed
         self.table: Table | None = None  # QNO's real cards (the box never sees them)
+        self._move: dict[str, Any] | None = None  # the QLANET move being made
         self._table_game: int | None = None
 
     def next_command(self, s: Session) -> str | None:
@@ -57,6 +58,8 @@ class AutoPlayer:
             return None
         if s.ui.NAME == "qno":
             return self._qno(s, screen)
+        if s.ui.NAME == "qlanet":
+            return self._qlanet(s, screen)
         pads = {seat: pad for pad, seat in sorted(s.config.pads.items(), reverse=True)}
         if s.menu is not None:  # a menu we opened: the plan says what to pick
             return "press back"
@@ -101,6 +104,21 @@ class AutoPlayer:
         self._plan = self._moves(0, legal.index(act), len(legal) + 3) + ["press ok"]
         return "press ok"
 
+    def _qlanet(self, s: Session, screen: dict[str, Any]) -> str:
+        """QLANET: a random legal move, made as a player would: tap the card (or OK
+        and choose it), pick its planets in the menus, confirm."""
+        g = s.game
+        if s.menu is None:
+            self._move = self.rnd.choice(g.legal_actions())
+            if self.taps and self._move["do"] == "play":
+                return f"tap 1 {self._move['card']}"
+            return "press ok"  # the action menu lists the hand
+        items = s.menu.model["items"]
+        index = _qlanet_item(items, self._move) if self._move else None
+        if index is None:
+            return "press back"  # a menu we did not mean to open
+        return self._move_to(screen["cursor"], index, len(items))
+
     def _choose(self, g: Any) -> dict[str, Any]:
         """Retrieve when possible, else fly towards a component, else anything."""
         acts = g.legal_actions()
@@ -127,3 +145,24 @@ class AutoPlayer:
             return "press ok"
         self._plan = moves[1:] + ["press ok"]
         return moves[0]
+
+
+def _qlanet_item(items: list[Any], move: dict[str, Any]) -> int | None:
+    """Which item of a QLANET menu leads towards ``move``: the move itself (confirm),
+    a planet whose pick matches the move's planets so far, or the card's entry in the
+    action menu."""
+    for i, item in enumerate(items):
+        if item.action == move:
+            return i
+    want = [str(p) for p in move.get("planets", [])]
+    for i, item in enumerate(items):
+        if not isinstance(item.action, dict) or "menu" not in item.action:
+            continue
+        picked = list(item.targets)
+        if picked:
+            if picked == want[:len(picked)] or (
+                    move["card"] in ("SW", "BM") and set(picked) <= set(want)):
+                return i
+        elif item.label.split()[1] == move["card"]:
+            return i
+    return None

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PIL import Image
+
 from .hardware import buzzer as sound
 from .hardware.display import Display
 from .hardware.leds import LedSink
@@ -18,13 +20,21 @@ from .session import Session
 from .views import leds, oled
 
 
+BLANK = Image.new("1", (oled.WIDTH, oled.HEIGHT), 0)
+
+
 class Box:
+    """``private_displays`` maps a seat to its own small OLED (QLANET's private
+    channel); each shows ``session.private_screens()[seat]``, or stays blank."""
+
     def __init__(self, session: Session, display: Display, led_sink: LedSink,
-                 buzzer: sound.Buzzer | None = None):
+                 buzzer: sound.Buzzer | None = None,
+                 private_displays: dict[int, Display] | None = None):
         self.session = session
         self.display = display
         self.leds = led_sink
         self.buzzer = buzzer or sound.Buzzer()
+        self.private_displays = dict(private_displays or {})
         self._led_model: dict[str, Any] = {}
         self._screen: dict[str, Any] | None = None
         self.refresh()
@@ -42,6 +52,11 @@ class Box:
         self._screen = screen
         self._led_model = self.session.led_model()
         self.leds.show(leds.frame(self._led_model, self.session.phase))
+        if self.private_displays:
+            private = self.session.private_screens()
+            for seat, display in self.private_displays.items():
+                model = private.get(seat)
+                display.show(oled.render(model) if model is not None else BLANK)
 
     def tick_interval(self) -> float | None:
         """Seconds until the next Tick is due (None: nothing moves, sleep)."""
@@ -49,5 +64,7 @@ class Box:
 
     def close(self) -> None:
         self.display.close()
+        for display in self.private_displays.values():
+            display.close()
         self.leds.close()
         self.buzzer.close()

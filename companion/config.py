@@ -95,6 +95,22 @@ class OledConfig:
 
 
 @dataclass(frozen=True)
+class PrivateOledConfig:
+    """QLANET's private channel: a small OLED at each camp's seat, of the [oled] driver
+    and size, on I2C. ``addresses[i]`` is camp i's; ``ports`` the I2C bus of each
+    (empty: the [oled] port). Without one a camp peeks on the shared screen."""
+
+    addresses: tuple[int, ...] = ()
+    ports: tuple[int, ...] = ()
+
+    def screens(self, default_port: int) -> dict[int, tuple[int, int]]:
+        """Camp -> (I2C bus, address)."""
+        ports = self.ports or (default_port,) * len(self.addresses)
+        return {camp: (port, address)
+                for camp, (port, address) in enumerate(zip(ports, self.addresses))}
+
+
+@dataclass(frozen=True)
 class ButtonsConfig:
     """Button name (as in :mod:`companion.inputs`) -> BCM pin, and press timing."""
 
@@ -178,6 +194,7 @@ class PathsConfig:
 class Config:
     path: str | None = None  # the file read, or None when running on defaults
     oled: OledConfig = field(default_factory=OledConfig)
+    private_oled: PrivateOledConfig = field(default_factory=PrivateOledConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     link: LinkConfig = field(default_factory=LinkConfig)
     reader: ReaderConfig = field(default_factory=ReaderConfig)
@@ -211,7 +228,8 @@ def session_config(config: Config) -> SessionConfig:
 
     game = config.game
     return SessionConfig(pads=dict(game.pads), deck=game.deck, dice=game.dice,
-                         start_space=game.start_space, qno_pads=dict(game.qno_pads))
+                         start_space=game.start_space, qno_pads=dict(game.qno_pads),
+                         private_screens=tuple(range(len(config.private_oled.addresses))))
 
 
 def _read(name: str, missing_ok: bool) -> str | None:
@@ -248,7 +266,8 @@ def _parse(text: str, name: str, environ: Mapping[str, str]) -> Config:
 
     rd = _Reader(name, text, data)
     config = Config(
-        path=name, oled=_oled(rd), buttons=_buttons(rd), link=_link(rd),
+        path=name, oled=_oled(rd), private_oled=_private_oled(rd), buttons=_buttons(rd),
+        link=_link(rd),
         reader=_reader(rd), leds=_leds(rd), buzzer=_buzzer(rd), game=_game(rd),
         paths=_paths(rd, environ),
     )
@@ -256,6 +275,7 @@ def _parse(text: str, name: str, environ: Mapping[str, str]) -> Config:
     rd.raise_first()
     # Checks across keys only make sense once every key is valid on its own.
     _check_needed(rd, config)
+    _check_screens(rd, config)
     _check_pins(rd, config)
     rd.raise_first()
     return config
@@ -465,6 +485,9 @@ def _pin_list(what: str, label: Callable[[int], str], sizes: Callable[[int], boo
 # ------------------------------------------------------------------ the tables
 
 
+_address = _integer("an I2C address", 0x03, 0x77, "0x{:02X}".format)
+
+
 def _oled(rd: _Reader) -> OledConfig:
     d, t = OledConfig(), "oled"
     bus = rd.get(t, "bus", _choice("bus", ("i2c", "spi")), d.bus)
@@ -474,8 +497,7 @@ def _oled(rd: _Reader) -> OledConfig:
         # Screens sit on I2C bus 1 but SPI port 0 (luma's own defaults), so switching
         # to spi must not quietly mean SPI1.
         port=rd.get(t, "port", _integer("a bus number", 0, 255), 0 if bus == "spi" else d.port),
-        address=rd.get(t, "address",
-                       _integer("an I2C address", 0x03, 0x77, "0x{:02X}".format), d.address),
+        address=rd.get(t, "address", _address, d.address),
         spi_device=rd.get(t, "spi_device", _integer("an SPI chip select", 0, 3), d.spi_device),
         dc_pin=rd.get(t, "dc_pin", _gpio, d.dc_pin),
         rst_pin=rd.get(t, "rst_pin", _gpio, d.rst_pin),
@@ -485,6 +507,33 @@ def _oled(rd: _Reader) -> OledConfig:
         width=rd.get(t, "width", _integer("a width in pixels", 8, 256), d.width),
         height=rd.get(t, "height", _integer("a height in pixels", 8, 256), d.height),
     )
+
+
+def _private_oled(rd: _Reader) -> PrivateOledConfig:
+    d, t = PrivateOledConfig(), "private_oled"
+
+    def numbers(what: str, check: Callable[[Any], int]) -> Callable[[Any], tuple[int, ...]]:
+        def parse(value: Any) -> tuple[int, ...]:
+            if not isinstance(value, list):
+                hint = f" (write [{_show(value)}])" if type(value) is int else ""
+                raise _Bad(f"expected a list of {what}, camp 0 first, got {_show(value)}{hint}")
+            if len(value) > 2:
+                raise _Bad(f"expected at most 2 {what} (camps 0 and 1), got {len(value)}")
+            for i, item in enumerate(value):
+                try:
+                    check(item)
+                except _Bad as bad:
+                    raise _Bad(f"camp {i}: {bad}") from None
+            return tuple(value)
+        return parse
+
+    addresses = rd.get(t, "addresses", numbers("I2C addresses", _address), d.addresses)
+    ports = rd.get(t, "ports", numbers("I2C bus numbers", _integer("a bus number", 0, 255)),
+                   d.ports)
+    if ports and len(ports) != len(addresses):
+        rd.problem((t, "ports"), f"expected one bus per address ({len(addresses)}), "
+                                 f"got {len(ports)}")
+    return PrivateOledConfig(addresses=addresses, ports=ports)
 
 
 def _buttons(rd: _Reader) -> ButtonsConfig:
@@ -606,6 +655,26 @@ def _paths(rd: _Reader, environ: Mapping[str, str]) -> PathsConfig:
 # ------------------------------------------------------------------ checks across keys
 
 
+def _check_screens(rd: _Reader, config: Config) -> None:
+    """Private OLEDs use the [oled] driver, and no two screens share a bus address."""
+    oled, private = config.oled, config.private_oled
+    if not private.addresses:
+        return
+    where = ("private_oled", "addresses")
+    if oled.driver == "none":
+        rd.problem(where, 'private OLEDs use the [oled] driver, but oled.driver is "none"')
+        return
+    taken: dict[tuple[int, int], str] = {}
+    if oled.bus == "i2c":
+        taken[(oled.port, oled.address)] = "the shared OLED"
+    for camp, spot in private.screens(oled.port).items():
+        if spot in taken:
+            rd.problem(where, f"camp {camp}: I2C bus {spot[0]} address 0x{spot[1]:02X} is "
+                              f"already {taken[spot]}")
+            return
+        taken[spot] = f"camp {camp}'s OLED"
+
+
 def _check_needed(rd: _Reader, config: Config) -> None:
     # Point at the list if it is written down, else at the choice that needs it.
     if config.reader.kind == "rdm6300" and not config.reader.rdm6300:
@@ -639,7 +708,9 @@ def _check_pins(rd: _Reader, config: Config) -> None:
     pins: list[_Claim] = []
     if oled.driver != "none":
         # The standard buses are fixed pins on every Pi's header; a button there breaks the screen.
-        if oled.bus == "i2c" and oled.port == 1:
+        on_i2c1 = (oled.bus == "i2c" and oled.port == 1) or \
+            1 in {port for port, _ in config.private_oled.screens(oled.port).values()}
+        if on_i2c1:
             bus += [_Claim(2, (), name="the OLED's I2C1 bus (SDA)"),
                     _Claim(3, (), name="the OLED's I2C1 bus (SCL)")]
         if oled.bus == "spi":
@@ -909,6 +980,15 @@ def dumps_defaults() -> str:
         "# Size in pixels.",
         f"#width = {v(o.width)}",
         f"#height = {v(o.height)}",
+        "",
+        "[private_oled]",
+        "# QLANET's private channel: a small OLED at each camp's seat (same driver and",
+        "# size as [oled], on I2C) shows that camp's secret. I2C addresses, camp 0",
+        "# first, e.g. [0x3D] or [0x3D, 0x3C] with ports = [1, 3]. A camp without one",
+        "# peeks on the shared screen instead (EXCHANGE, then hold EXCHANGE).",
+        f"#addresses = {v(d.private_oled.addresses)}",
+        "# The I2C bus of each; unset, the [oled] port for all.",
+        f"#ports = {v(d.private_oled.ports)}",
         "",
         "[buttons]",
         "# One GPIO per button; each button connects its pin to ground.",

@@ -29,6 +29,13 @@ class Hold:
 
 
 @dataclass(frozen=True)
+class Release:
+    """A held button let go (only for buttons whose hold lasts: QLANET's peek)."""
+
+    button: str
+
+
+@dataclass(frozen=True)
 class Tag:
     """A tag arrived on a reader pad (pads are numbered from 1)."""
 
@@ -41,4 +48,4 @@ class Tick:
     """Time passed: advance animations and blinking by one step."""
 
 
-Event = Press | Hold | Tag | Tick
+Event = Press | Hold | Release | Tag | Tick

@@ -96,9 +96,9 @@ class Card:
 
     @property
     def label(self) -> str:
-        """Display name: engine cards are gate names ("CNOT"), QNO cards as printed
-        ("|01> 7"), the rest snake_case made readable."""
-        if self.kind == "engine":
+        """Display name: engine cards and QLANET's are gate names ("CNOT", "CX0"), QNO
+        cards as printed ("|01> 7"), the rest snake_case made readable."""
+        if self.kind == "engine" or self.game == "qlanet":
             return self.name
         if self.game == "qno":
             from .games.qno.cards import is_card, label
@@ -380,10 +380,12 @@ def sim_registry() -> Registry:
     (E1 Entanglion), KK the kind (01 engine, 02 event, 03 component), NN the card's
     1-based place in its list in cards.py, CC the copy (1-based). So
     ``04E10102030000`` is the third CNOT; QNO is B1 (01 state, 02 gate cards, in
-    the print order of ``companion cards qno``). After changing ``boxes`` rerun
+    the print order of ``companion cards qno``); QLANET is C1 (01 gate cards, six of
+    each in the engine's card order: X H Z M CX0 CX1 SW BM). After changing ``boxes`` rerun
     ``python -m companion.registry --make-sim``.
     """
     from .games.entanglion import cards as entanglion
+    from .games.qlanet import cards as qlanet
     from .games.qno import cards as qno
 
     boxes: dict[str, tuple[int, dict[str, dict[str, int]]]] = {
@@ -396,6 +398,7 @@ def sim_registry() -> Registry:
             "state": {c: n for c, n in qno.COUNTS.items() if not qno.is_gate(c)},
             "gate": {c: n for c, n in qno.COUNTS.items() if qno.is_gate(c)},
         }),
+        "qlanet": (0xC1, {"gate": dict(qlanet.DECK_COUNTS)}),
     }
     tags: dict[str, Card] = {}
     for game, (game_byte, kinds) in boxes.items():

@@ -7,7 +7,16 @@ events, which the shell sends while :meth:`Session.tick_interval` asks for them 
 animation or a blink), so an idle box does nothing.
 
 Outputs are plain data: :meth:`Session.screen` is the screen model that
-``views.oled.render`` draws, :meth:`Session.led_model` what ``views.leds`` lights.
+``views.oled.render`` draws, :meth:`Session.led_model` what ``views.leds`` lights,
+and :meth:`Session.private_screens` what each seat's own small OLED shows (a game
+with secrets, such as QLANET, has a ``private_screen`` in its ui module).
+
+Menus may nest: a menu item's action, a tap's answer or a button's answer may be a
+menu (``{"menu": kind, "title", "text", "items"}``), which opens in its place; BACK
+closes the whole chain. A game without private OLEDs can offer a *peek*: an item
+``{"session": "peek", "seat": s}`` shows a warning (``ui.peek_warning``), then the
+seat's private screen on the shared OLED only while EXCHANGE is held (``Hold`` then
+``Release``); any other button ends the peek.
 
 Durability rule: an accepted input is committed to the journal *before* its outcome
 becomes visible, so anything a player has seen survives a crash or a pulled plug.
@@ -22,7 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .games.common import GAMES, Item, ui_for
-from .inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP, Event, Hold, Press, Tag, Tick
+from .inputs import (
+    BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP, Event, Hold, Press, Release, Tag, Tick,
+)
 from .journal import Journal, JournalError
 from .registry import Registry
 
@@ -45,6 +56,7 @@ class SessionConfig:
     dice: str = "auto"
     start_space: int = 1
     qno_pads: dict[int, int | None] = field(default_factory=dict)  # pad -> player; shared
+    private_screens: tuple[int, ...] = ()  # seats with their own small OLED (QLANET camps)
 
 
 def random_seed() -> int:
@@ -81,6 +93,8 @@ class Session:
         self.anim = 0  # roll animation steps still to show
         self.phase = 0  # blink phase for the LEDs
         self.resumable: int | None = None  # the unfinished game the main menu offers
+        self.peek: int | None = None  # the seat whose secret a peek is about
+        self.peeking = False  # the secret is on the shared screen (EXCHANGE held)
         record = journal.unfinished()
         if record is not None:
             self._try_resume(record.id, record)
@@ -90,12 +104,23 @@ class Session:
     def screen(self) -> dict[str, Any]:
         if self.overlay is not None:
             return self.overlay
+        if self.peek is not None:
+            if self.peeking:
+                return self.ui.private_screen(self.game, self.peek)
+            return self.ui.peek_warning(self.game, self.peek)
         if self.notices:
             front = self.notices[0]
             if front["screen"] == "roll" and self.anim:
                 return {**front, "frame": ROLL_FRAMES - self.anim}
             return front
         return self._menu_screen(self._current_menu())
+
+    def private_screens(self) -> dict[int, dict[str, Any]]:
+        """The screen model of each seat's own OLED (none outside a game with secrets)."""
+        if self.mode != "game" or not hasattr(self.ui, "private_screen"):
+            return {}
+        return {seat: self.ui.private_screen(self.game, seat)
+                for seat in self.config.private_screens}
 
     def led_model(self) -> dict[str, Any]:
         if self.mode != "game":
@@ -132,6 +157,10 @@ class Session:
             else:
                 self.phase += 1
             return
+        if self.peek is not None and self._peek_event(event):
+            return
+        if isinstance(event, Release):
+            return  # only a peek waits for a button to be let go
         button = event.button if isinstance(event, (Press, Hold)) else None
         if isinstance(event, Hold) and button == BACK:
             self.overlay = None
@@ -157,6 +186,17 @@ class Session:
             self._keeping_notices(lambda: self._tag(event))
         elif button is not None:
             self._keeping_notices(lambda: self._button(button))
+
+    def _peek_event(self, event: Event) -> bool:
+        """During a peek: EXCHANGE held shows the secret, let go hides it (a short press
+        does nothing); anything else ends the peek, and a tap then goes on as usual.
+        Returns whether the event is used up."""
+        if isinstance(event, (Press, Hold, Release)) and event.button == EXCHANGE:
+            if not isinstance(event, Press):  # a short press is not a hold: no change
+                self.peeking = isinstance(event, Hold)
+            return True
+        self.peek, self.peeking = None, False
+        return not isinstance(event, Tag)
 
     def _keeping_notices(self, act: Callable[[], None]) -> None:
         """Run ``act``: an accepted input moves on from the notices; one that only put
@@ -282,6 +322,9 @@ class Session:
                 self._start_game()
             return
         self._close()
+        if "menu" in act:  # a menu leading to another (a choice in several steps)
+            self._open(act["menu"], act)
+            return
         what = act.get("session")
         if what is None:
             self._apply(act)  # an engine input
@@ -296,6 +339,11 @@ class Session:
                           Item("Yes, end it", {"session": "end"})]})
         elif what == "end":
             self._abandon()
+        elif what == "peek":
+            if act["seat"] in self.config.private_screens:
+                self._error("That secret is on its own screen")
+            else:
+                self.peek, self.peeking = act["seat"], False
         # "keep": closing the menu was all
 
     def _actions_menu(self) -> dict[str, Any]:
@@ -363,6 +411,7 @@ class Session:
         """Back to the main menu; an unfinished game stays in the journal to resume."""
         self.resumable = self.game_id if self._status() == "playing" else None
         self.mode, self.game, self.game_id = "menu", None, None
+        self.peek, self.peeking = None, False
         self._close()
 
     def _abandon(self) -> None:
@@ -402,6 +451,8 @@ class Session:
             self._error(result)
         elif "screen" in result:
             self.overlay = result
+        elif "menu" in result:
+            self._open(result["menu"], result)
         elif self._apply(result):
             self._close()  # a refused exchange keeps its menu open for the right card
 
@@ -449,7 +500,8 @@ class Session:
             self._journal_error("Not saved, not undone", exc)
             return
         self._close()
-        self.overlay = {"screen": "undo", "text": _describe(act)}
+        describe = getattr(self.ui, "describe", _describe)  # a game may word it itself
+        self.overlay = {"screen": "undo", "text": describe(act)}
 
     def _status(self) -> str:
         status = self.game.status

@@ -6,6 +6,7 @@ into the same input events the buttons and reader pads produce:
 
     press ok | back | up | down | retrieve | exchange
     hold back                      (hold = undo on BACK)
+    hold exchange | release exchange   (QLANET's peek: the secret shows while held)
     tap 1 CNOT                     (the registry card named CNOT, on pad 1)
     tap 2 quantum tunnel           (names are case-insensitive; spaces or _)
     tap 2 uid=04E10101010000       (a raw tag UID, known or not)
@@ -13,7 +14,8 @@ into the same input events the buttons and reader pads produce:
     hand                           (QNO: the hand of the player the box waits for)
     wait 1.5                       (let 1.5 s of animation and blinking pass)
     expect screen status           (script checks: screen, status, turn, detection,
-    expect text DETECTED            ships, hand, or text = any word on screen)
+    expect text DETECTED            ships, hand, planets, costs, or text = any
+                                   word on screen)
     show | help | quit
 
 ``--script FILE`` (or ``-`` for standard input) runs commands from a file, writes
@@ -34,7 +36,7 @@ from typing import IO, Any, Callable, Iterable
 from .box import Box
 from .hardware.display import dummy_display
 from .hardware.leds import RecordingLeds
-from .inputs import BUTTONS, Hold, Press, Tag, Tick
+from .inputs import BUTTONS, Hold, Press, Release, Tag, Tick
 from .journal import Journal, JournalError
 from .registry import Registry, RegistryError, default_sim_path, normalise_uid
 from .session import ROLL_STEP, Session, SessionConfig
@@ -83,7 +85,7 @@ class Sim:
         if not words:
             return True
         cmd, args = words[0].lower(), words[1:]
-        if cmd in ("press", "hold", "tap"):
+        if cmd in ("press", "hold", "release", "tap"):
             self._input(self.event(line))
         elif cmd == "wait":
             try:
@@ -107,14 +109,15 @@ class Sim:
             raise ScriptError(f"unknown command {cmd!r} (try help)")
         return True
 
-    def event(self, line: str) -> Press | Hold | Tag:
-        """The input event a ``press``, ``hold`` or ``tap`` command stands for."""
+    def event(self, line: str) -> Press | Hold | Release | Tag:
+        """The input event a ``press``, ``hold``, ``release`` or ``tap`` command stands for."""
         words = line.split("#", 1)[0].split()
         cmd, args = words[0].lower(), words[1:]
-        if cmd in ("press", "hold"):
+        if cmd in ("press", "hold", "release"):
             if len(args) != 1 or args[0].upper() not in BUTTONS:
                 raise ScriptError(f"{cmd} needs one of: {', '.join(b.lower() for b in BUTTONS)}")
-            return (Press if cmd == "press" else Hold)(args[0].upper())
+            kind = {"press": Press, "hold": Hold, "release": Release}[cmd]
+            return kind(args[0].upper())
         if cmd == "tap":
             if len(args) < 2 or not args[0].isdigit():
                 raise ScriptError("tap needs a pad number and a card name or uid=HEX")
@@ -198,6 +201,10 @@ class Sim:
         facts: dict[str, str] = {"screen": screen["screen"]}
         if g is not None and s.ui.NAME == "qno":
             facts.update(status=g.status, turn=f"P{g.state.turn}")
+        elif g is not None and s.ui.NAME == "qlanet":
+            facts.update(status=g.status, turn=str(g.state.turn_player),
+                         planets=" ".join(s.ui.cells(g)),
+                         costs=" ".join(map(str, g.state.costs)))
         elif g is not None:
             st = g.state
             facts.update(status=st.status, turn=str(st.turn_player),
@@ -208,7 +215,8 @@ class Sim:
             if want.lower() not in words.lower():
                 raise ExpectationFailed(f"expected {want!r} on screen, got {words}")
             return
-        if field not in ("screen", "status", "turn", "detection", "ships", "hand"):
+        if field not in ("screen", "status", "turn", "detection", "ships", "hand", "planets",
+                         "costs"):
             raise ScriptError(f"expect cannot check {field!r}")
         got = facts.get(field)
         if got is None or got.lower() != want.lower():
@@ -296,7 +304,8 @@ def interactive(sim: Sim, colour: bool) -> int:
         for message in sim.messages:
             print(message)
         sim.messages.clear()
-        print("press ok|back|up|down|retrieve|exchange  hold back  tap PAD CARD  help  quit")
+        print("press ok|back|up|down|retrieve|exchange  hold back|exchange  release exchange  "
+              "tap PAD CARD  help  quit")
         try:
             line = input("> ")
         except (EOFError, KeyboardInterrupt):

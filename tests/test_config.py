@@ -12,7 +12,8 @@ import pytest
 from companion import config as cfg
 from companion.config import (
     ButtonsConfig, BuzzerConfig, Config, ConfigError, GameConfig, LedsConfig, LinkConfig,
-    OledConfig, PathsConfig, ReaderConfig, dumps_defaults, load, session_config,
+    OledConfig, PathsConfig, PrivateOledConfig, ReaderConfig, dumps_defaults, load,
+    session_config,
 )
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "config.toml"
@@ -635,7 +636,8 @@ def test_the_skeleton_shows_every_key():
         assert f"{key.split('.')[1]} = " in text
     expected = set(prose_only) | {f"pads.{n}" for n in GameConfig().pads}
     expected |= {f"buttons.{k}" for k in cfg.BUTTON_KEYS}
-    for section, cls in [("oled", OledConfig), ("buttons", ButtonsConfig),
+    for section, cls in [("oled", OledConfig), ("private_oled", PrivateOledConfig),
+                         ("buttons", ButtonsConfig),
                          ("link", LinkConfig), ("reader", ReaderConfig), ("leds", LedsConfig),
                          ("buzzer", BuzzerConfig), ("game", GameConfig)]:
         expected |= {f"{section}.{f.name}" for f in fields(cls)
@@ -677,3 +679,32 @@ def test_qno_pads_give_pads_to_players(tmp_path):
     with pytest.raises(cfg.ConfigError, match='qno_pads.1: expected a player 1-6 or "shared"'):
         cfg.load(str(path))
     assert cfg.session_config(cfg.load(None)).qno_pads == {}
+
+
+def test_private_oleds_give_camps_their_own_screens(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[private_oled]\naddresses = [0x3D, 0x3C]\nports = [1, 3]\n")
+    config = cfg.load(str(path))
+    assert config.private_oled.screens(config.oled.port) == {0: (1, 0x3D), 1: (3, 0x3C)}
+    assert session_config(config).private_screens == (0, 1)
+    assert session_config(cfg.load(None)).private_screens == ()
+    path.write_text("[private_oled]\naddresses = [0x3D]\n")
+    assert cfg.load(str(path)).private_oled.screens(1) == {0: (1, 0x3D)}
+    for text, why in [
+        ("addresses = [0x3C]", "private_oled.addresses: camp 0: I2C bus 1 address 0x3C is "
+                               "already the shared OLED"),
+        ("addresses = [0x3D, 0x3D]", "camp 1: I2C bus 1 address 0x3D is already camp 0's OLED"),
+        ("addresses = [0x3D, 0x3D]\nports = [1]", "private_oled.ports: expected one bus per "
+                                                  "address (2), got 1"),
+        ("addresses = 0x3D", "expected a list of I2C addresses, camp 0 first, got 61 "
+                             "(write [61])"),
+        ("addresses = [0x3D, 0x3E, 0x3F]", "expected at most 2 I2C addresses"),
+        ("addresses = [0x99]", "camp 0: expected an I2C address 0x03-0x77, got 0x99"),
+    ]:
+        path.write_text(f"[private_oled]\n{text}\n")
+        with pytest.raises(ConfigError) as info:
+            cfg.load(str(path))
+        assert why in str(info.value)
+    path.write_text('[oled]\ndriver = "none"\n[private_oled]\naddresses = [0x3D]\n')
+    with pytest.raises(ConfigError, match='oled.driver is "none"'):
+        cfg.load(str(path))

@@ -148,7 +148,7 @@ def test_registry_states(tmp_path):
     Path(cfg.paths.registry_path).write_text("version = [")
     assert find(findings(cfg, system(tmp_path)), "tags.toml")[0] == FAIL
     sim_registry().save(cfg.paths.registry_path)
-    assert find(findings(cfg, system(tmp_path)), "153 tags")[0] == OK
+    assert find(findings(cfg, system(tmp_path)), "201 tags")[0] == OK
 
 
 def test_main_prints_findings_and_fails_on_a_bad_config(tmp_path, capsys):

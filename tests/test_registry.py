@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.games.entanglion.cards import COMPONENTS, ENGINE_COUNTS, EVENTS
+from companion.games.qlanet.cards import DECK_COUNTS as QLANET_DECK
 from companion.games.qno.cards import full_deck as qno_deck
 from companion.registry import (
     Card, Registry, RegistryError, default_sim_path, main, normalise_uid, sim_registry,
@@ -320,8 +321,13 @@ def test_byte_order_mark_is_tolerated(tmp_path):
 
 def test_shipped_sim_registry_is_one_tag_per_physical_card():
     reg = Registry.load(default_sim_path())
-    assert len(reg) == sum(ENGINE_COUNTS.values()) + len(EVENTS) + len(COMPONENTS) + 112 == 153
-    assert {card.game for _, card in reg} == {"entanglion", "qno"}
+    assert len(reg) == sum(ENGINE_COUNTS.values()) + len(EVENTS) + len(COMPONENTS) + 112 + 48 \
+        == 201
+    assert {card.game for _, card in reg} == {"entanglion", "qno", "qlanet"}
+    qlanet = Counter(card.name for _, card in reg if card.game == "qlanet")
+    assert qlanet == Counter(QLANET_DECK)
+    assert reg.find("CX0", "qlanet")[0] == ("04C10105010000", Card("qlanet", "gate", "CX0"))
+    assert Card("qlanet", "gate", "CX0").label == "CX0"
     qno = Counter(card.name for _, card in reg if card.game == "qno")
     assert qno == Counter(qno_deck())
     assert reg.find("01_7", "qno")[1][1] == Card("qno", "state", "01_7")
@@ -345,6 +351,6 @@ def test_shipped_sim_registry_is_exactly_what_the_generator_writes():
 def test_make_sim_command_writes_the_registry(tmp_path, capsys):
     out = tmp_path / "sim.json"
     assert main(["--make-sim", "-o", str(out)]) == 0
-    assert "153 tags" in capsys.readouterr().out
+    assert "201 tags" in capsys.readouterr().out
     assert out.read_text(encoding="utf-8") == default_sim_path().read_text(encoding="utf-8")
     assert stat.S_IMODE(out.stat().st_mode) == 0o644  # shipped data, readable by all

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from companion.autoplay import AutoPlayer
 from companion.box import Box
+from companion.games.common import ui_for
 from companion.games.entanglion import Entanglion
 from companion.games.entanglion import board
 from companion.hardware.display import dummy_display
@@ -190,7 +191,7 @@ def test_main_menu_on_a_fresh_box(rig):
     s = rig.session
     assert s.mode == "menu" and s.game is None
     assert rig.screen == {"screen": "menu", "title": "Companion", "text": ["Choose a game"],
-                          "items": ["New Entanglion", "New QNO"], "cursor": 0}
+                          "items": ["New Entanglion", "New QNO", "New QLANET"], "cursor": 0}
     assert s.led_model() == {}
     assert rig.led_frame() == (OFF,) * 24
     assert rig.box.display.frames_sent == 1  # the menu was drawn once
@@ -646,7 +647,8 @@ def test_undo_item_and_main_menu_item(rig):
     rig.press(OK)
     rig.choose("Main menu (keep)")
     assert rig.session.mode == "menu" and rig.session.game is None
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
+                                 "New QLANET (ends #1)"]
     assert rig.journal.games()[0].status == "playing"
     assert rig.session.led_model() == {} and rig.led_frame() == (OFF,) * 24
 
@@ -979,7 +981,8 @@ def test_starting_a_game_needs_no_journal_read(rig, monkeypatch):
     assert rig.session.mode == "game"
     rig.press(BACK, OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
+                                 "New QLANET (ends #1)"]
 
 
 # ====================================================================== 8. resume
@@ -1079,7 +1082,8 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(OK)  # dismiss the resumed notice
     rig.press(OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
+                                 "New QLANET (ends #1)"]
     assert rig.screen["cursor"] == 0
     rig.press(OK)  # resume
     assert rig.screen["title"] == "Game #1 resumed"
@@ -1100,7 +1104,8 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(BACK)
     rig.press(OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #2", "New Entanglion (ends #2)", "New QNO (ends #2)"]
+    assert rig.screen["items"] == ["Resume game #2", "New Entanglion (ends #2)", "New QNO (ends #2)",
+                                 "New QLANET (ends #2)"]
 
 
 def test_a_finished_or_abandoned_game_is_not_resumed(rigs):
@@ -1110,7 +1115,8 @@ def test_a_finished_or_abandoned_game_is_not_resumed(rigs):
     rig.choose("End this game")
     rig.choose("Yes, end it")
     again = rigs()
-    assert again.session.mode == "menu" and again.screen["items"] == ["New Entanglion", "New QNO"]
+    assert again.session.mode == "menu" and again.screen["items"] == [
+        "New Entanglion", "New QNO", "New QLANET"]
 
 
 # ====================================================================== 9. end a game
@@ -1136,7 +1142,7 @@ def test_end_this_game_with_confirmation(rig):
     assert rig.journal.load(1).status == "abandoned"
     assert rig.journal.load(1).finished is not None
     assert rig.session.mode == "menu" and rig.session.game is None
-    assert rig.screen["items"] == ["New Entanglion", "New QNO"]
+    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET"]
     assert rig.led_frame() == (OFF,) * 24
 
 
@@ -1244,7 +1250,8 @@ def test_autoplayer_plays_a_whole_game(tmp_path, taps, seed):
         sim.run("press up")
         assert s.screen()["screen"] == "end"
         sim.run("press ok")
-        assert s.mode == "menu" and s.screen()["items"] == ["New Entanglion", "New QNO"]
+        assert s.mode == "menu" and s.screen()["items"] == [
+            "New Entanglion", "New QNO", "New QLANET"]
         assert sim.box.leds.last == (OFF,) * 24 and sim.box.tick_interval() is None
     finally:
         journal.close()
@@ -1497,7 +1504,8 @@ def test_random_events_never_raise_and_the_journal_replays(rigs, seed, config):
     for summary in rig.journal.games():
         record = rig.journal.load(summary.id)
         inputs = Journal.effective_inputs(record.entries)
-        replayed = Entanglion.replay(record.seed, record.options, {}, (), inputs)
+        replayed = ui_for(record.game).replay(record.seed, record.options, record.setup,
+                                              inputs)  # any game the random presses began
         assert summary.inputs == len(inputs)
         if summary.id == s.game_id:
             assert inputs == s.game.inputs

@@ -22,7 +22,7 @@ class Step(NamedTuple):
     choices: tuple[tuple[str, Any], ...]
 
 
-GAMES = ("entanglion", "qno")  # in main-menu order
+GAMES = ("entanglion", "qno", "qlanet")  # in main-menu order
 
 
 def ui_for(game: str) -> ModuleType:

@@ -5,6 +5,9 @@ mock pins, mock pins ignore ``bounce_time``, and ``when_pressed``/``when_held`` 
 fire on a long press. So gpiozero is only an edge source here: each callback stamps
 an :class:`Edge` with the clock and enqueues it, and :class:`Classifier` (no threads,
 no clock of its own) turns edges into ``Press`` and ``Hold`` on the main loop.
+A *holdable* button acts when it is let go (``Press``) or once held long enough
+(``Hold``); a *releasing* one (QLANET's peek: :data:`PEEK`) is holdable and also
+says when a hold ends (``Release``), so something can last exactly while it is held.
 
 Debounce accepts the first edge at once (a press feels instant) and ignores the
 bounces that follow for ``debounce`` seconds; when the window closes, the level the
@@ -18,11 +21,12 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ..inputs import BACK, Event, Hold, Press
+from ..inputs import BACK, EXCHANGE, Event, Hold, Press, Release
 
 log = logging.getLogger(__name__)
 
 HOLDABLE = frozenset({BACK})  # only BACK has a hold meaning (undo); others act on press
+PEEK = frozenset({EXCHANGE})  # releasing: QLANET shows a secret while EXCHANGE is held
 
 
 @dataclass(frozen=True)
@@ -45,11 +49,12 @@ class _Button:
 
 @dataclass
 class Classifier:
-    """Edges in, ``Press``/``Hold`` out. Pure: time only arrives with the calls."""
+    """Edges in, ``Press``/``Hold``/``Release`` out. Pure: time only arrives with the calls."""
 
     hold_time: float = 0.8
     debounce: float = 0.03
     holdable: frozenset[str] = HOLDABLE
+    releasing: frozenset[str] = frozenset()  # also holdable; a hold ends with Release
     _buttons: dict[str, _Button] = field(default_factory=dict, repr=False)
 
     def feed(self, edge: Edge) -> list[Event]:
@@ -67,7 +72,7 @@ class Classifier:
         for name, b in self._buttons.items():
             if b.raw != b.stable and now >= b.quiet_at:
                 out += self._change(name, b, b.quiet_at)  # settled when the window closed
-            if (b.stable and not b.held and name in self.holdable
+            if (b.stable and not b.held and self._holds(name)
                     and now >= b.down_at + self.hold_time):
                 b.held = True
                 out.append(Hold(name))
@@ -79,22 +84,28 @@ class Classifier:
         for name, b in self._buttons.items():
             if b.raw != b.stable:
                 times.append(b.quiet_at)
-            if b.stable and not b.held and name in self.holdable:
+            if b.stable and not b.held and self._holds(name):
                 times.append(b.down_at + self.hold_time)
         return min(times, default=None)
+
+    def _holds(self, name: str) -> bool:
+        return name in self.holdable or name in self.releasing
 
     def _change(self, name: str, b: _Button, at: float) -> list[Event]:
         b.stable = b.raw
         b.quiet_at = at + self.debounce
         if b.stable:
             b.down_at, b.held = at, False
-            return [] if name in self.holdable else [Press(name)]
-        if name in self.holdable and not b.held:
+            return [] if self._holds(name) else [Press(name)]
+        if not self._holds(name):
+            return []
+        release: list[Event] = [Release(name)] if name in self.releasing else []
+        if not b.held:
             if at - b.down_at >= self.hold_time:
                 b.held = True
-                return [Hold(name)]
+                return [Hold(name)] + release  # the loop slept through the hold time
             return [Press(name)]
-        return []
+        return release
 
 
 class GpioButtons:

@@ -35,8 +35,8 @@ def cue(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> str | Non
         return None if landed_before else "detected"
     if kind == "end" and (before or {}).get("screen") != "end":
         return after.get("result") if after.get("result") in PATTERNS else None
-    if kind == "qno_end" and (before or {}).get("screen") != "qno_end":
-        return "won"  # somebody always wins QNO
+    if kind in ("qno_end", "qlanet_end") and (before or {}).get("screen") != kind:
+        return "won"  # somebody always wins QNO and QLANET
     return None
 
 

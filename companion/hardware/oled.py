@@ -49,6 +49,17 @@ def open_display(cfg: Any, clock: Callable[[], float] = time.monotonic,
     return Display.open(lambda: open_panel(cfg, serial_interface()), clock)
 
 
+def open_private_displays(cfg: Any, private: Any,
+                          clock: Callable[[], float] = time.monotonic) -> dict[int, Display]:
+    """Camp -> display for QLANET's private OLEDs (``private`` is a
+    :class:`companion.config.PrivateOledConfig`): the [oled] panel settings on I2C at
+    each camp's bus and address. Empty when none is configured."""
+    from dataclasses import replace
+
+    return {camp: open_display(replace(cfg, bus="i2c", port=port, address=address), clock)
+            for camp, (port, address) in private.screens(cfg.port).items()}
+
+
 class FakeI2C:
     """luma's serial-interface contract (``command``, ``data``, ``cleanup``) in memory.
 

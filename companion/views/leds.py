@@ -3,6 +3,7 @@
 Logical pixel order (the hardware LED map remaps it to the physical chain later):
 pixels 0-11 are the planets in :data:`~companion.games.entanglion.board.PLANETS`
 order, pixels 12-23 the detection-rate track spaces 1..12 (space 12 is the X).
+QNO (:func:`qno_frame`) and QLANET (:func:`qlanet_frame`) reuse the same pixels.
 
 The model is a plain mapping; every key is optional::
 
@@ -206,8 +207,69 @@ def qno_frame(model: Mapping, phase: int = 0) -> Frame:
     return tuple(seats + [colour] * LAST_SPACE)
 
 
+# ------------------------------------------------------------------ QLANET
+
+# The app's colour code (rules Part IV 5.2): camp 0 pink, camp 1 blue; a known state
+# is a medium shade, a 50/50 state a pale one, a fixed planet full brightness.
+QLANET_COLOURS: dict[str, RGB] = {
+    "F0": (255, 0, 90), "0": (140, 0, 50), "+": (90, 40, 60),
+    "-": (40, 55, 100), "1": (0, 40, 150), "F1": (0, 70, 255),
+    "?": (24, 24, 24),  # dim white: nobody here knows it
+}
+QLANET_ENTANGLED: RGB = (90, 0, 160)  # violet: a pair known to be entangled ("~6")
+QLANET_CAMPS: tuple[RGB, RGB] = (QLANET_COLOURS["F0"], QLANET_COLOURS["F1"])
+QLANET_PLANETS = 9
+QLANET_SEAT_OFFSET = 9  # pixels 9 and 10: camp 0's and camp 1's seat
+
+
+def _qlanet_colour(shown: str) -> RGB:
+    if shown.startswith("~"):
+        return QLANET_ENTANGLED
+    if shown not in QLANET_COLOURS:
+        raise ValueError(f"unknown QLANET planet state {shown!r}")
+    return QLANET_COLOURS[shown]
+
+
+def qlanet_frame(model: Mapping, phase: int = 0) -> Frame:
+    """QLANET on the same chain. Pixels 0-8 are planets 1-9 in the colours of the
+    board the model carries (the public one in play, the truth once the game is
+    over); choice targets blink amber. Pixels 9 and 10 are the camps' seats: the camp
+    to play lit in its colour, the other dim; pixel 11 is off. The twelve track
+    pixels glow in the colour of the camp to play. A win blinks the winning line (if
+    any) and lights the track in the winners' colours (both: half each)."""
+    planets = list(model.get("planets") or ["?"] * QLANET_PLANETS)
+    if len(planets) != QLANET_PLANETS:
+        raise ValueError(f"QLANET has {QLANET_PLANETS} planets: {planets!r}")
+    targets = {int(t) for t in model.get("targets") or ()}
+    highlight = {int(t) for t in model.get("highlight") or ()}
+    won = model.get("result") == "won"
+    line = set(model.get("line") or ()) if won else set()
+    colours = []
+    for number, shown in enumerate(planets, 1):
+        colour = _qlanet_colour(shown)
+        if number in highlight:
+            colour = HIGHLIGHT_WARM
+        if number in targets and phase % 2 == 0:
+            colour = TARGET_AMBER
+        if number in line and phase % 2 == 1:
+            colour = OFF
+        colours.append(colour)
+    turn = model.get("turn")
+    seats = [QLANET_CAMPS[c] if turn == c else SEAT_DIM for c in (0, 1)] + [OFF]
+    if won:
+        winners = list(model.get("winners") or [])
+        half = LAST_SPACE // 2
+        track = [QLANET_CAMPS[winners[0] if len(winners) == 1 else i // half]
+                 for i in range(LAST_SPACE)] if winners else [OFF] * LAST_SPACE
+    else:
+        track = [QLANET_CAMPS[turn] if turn in (0, 1) else OFF] * LAST_SPACE
+    return tuple(colours + seats + track)
+
+
 def frame(model: Mapping, phase: int = 0) -> Frame:
     """The logical frame for any game's LED model (its ``game`` key picks the layout)."""
     if model.get("game") == "qno":
         return qno_frame(model, phase)
+    if model.get("game") == "qlanet":
+        return qlanet_frame(model, phase)
     return entanglion_frame(model, phase)

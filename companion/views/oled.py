@@ -14,6 +14,12 @@ its ``screen`` key picks the layout:
 - ``qno``: QNO's resting screen (see ``games.qno.ui.status``)
 - ``circuit``: ``columns`` (pairs of q0, q1 cells), ``first``, ``last``, ``total``
 - ``qno_end``: ``winners``, ``reason``, ``turns``, ``state``, ``gates``
+- ``qlanet``: QLANET's public board (see ``games.qlanet.ui.status``): ``turn``,
+  ``number``, ``planets`` (9 cells: ``0 1 + - ?``, ``F0``/``F1`` fixed, ``~6``
+  entangled with planet 6), ``costs``, ``fixed``, ``last``
+- ``qlanet_end``: ``winners``, ``reason``, ``costs``, ``moves``, ``planets`` (the truth)
+- ``qlanet_secret``: ``camp``, ``input``, ``planets`` (that camp's view), ``pairs``
+  (``planets``, ``code``, ``bell``): a private OLED, or the shared one during a peek
 
 Text uses our own bitmap font, so images are pixel-exact across Pillow versions and
 golden-image tests can compare them bit for bit.
@@ -21,6 +27,7 @@ golden-image tests can compare them bit for bit.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from PIL import Image, ImageDraw
@@ -296,10 +303,106 @@ def qno_end(m: dict[str, Any]) -> Image.Image:
     return image
 
 
+_GRID_X, _GRID_Y, _PITCH, _CELL = 0, BODY_Y + 1, 18, 17  # 3x3 planets of 17 px
+_PANEL_X = 3 * _PITCH + 4  # the text right of the grid: 11 characters
+
+
+def _planet_grid(image: Image.Image, draw: ImageDraw.ImageDraw, planets: list[str]) -> None:
+    """Planets 1-9 row by row. A fixed planet is a solid square with its camp's digit
+    cut out; a known state is its glyph; ``?`` unknown; ``~6`` entangled with 6."""
+    for i, shown in enumerate(planets):
+        row, col = divmod(i, 3)
+        x, y = _GRID_X + col * _PITCH, _GRID_Y + row * _PITCH
+        box = (x, y, x + _CELL - 1, y + _CELL - 1)
+        if shown.startswith("F"):
+            draw.rectangle(box, fill=1)
+            draw_text(image, (x + 4, y + 2), shown[1:], fill=0, scale=2)
+        elif shown.startswith("~"):
+            draw.rectangle(box, outline=1)
+            draw.rectangle((x + 2, y + 2, x + _CELL - 3, y + _CELL - 3), outline=1)
+            draw_text(image, (x + 3, y + 5), fit(shown, _CELL))
+        else:
+            draw.rectangle(box, outline=1)
+            draw_text(image, (x + 4, y + 2), shown[:1], scale=2)
+
+
+def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, row: int, text: str,
+           inverted: bool = False) -> None:
+    y = BODY_Y + 1 + row * LINE_H
+    text = fit(text, WIDTH - _PANEL_X)
+    if inverted:
+        draw.rectangle((_PANEL_X - 1, y - 1, _PANEL_X + text_width(text) - 1, y + CELL_H - 1),
+                       fill=1)
+    draw_text(image, (_PANEL_X, y), text, fill=0 if inverted else 1)
+
+
+def qlanet(m: dict[str, Any]) -> Image.Image:
+    """The public board: the grid left; costs (the camp to play inverted), fixed
+    planets per camp and the last move right."""
+    image, draw = _canvas()
+    turn = m["turn"]
+    _bar(image, draw, f"Camp {turn} to play" if turn is not None else "QLANET",
+         f"mv {m['number']}")
+    _planet_grid(image, draw, m["planets"])
+    for camp in (0, 1):
+        _panel(image, draw, camp, f"C{camp} cost {m['costs'][camp]}", inverted=camp == turn)
+    _panel(image, draw, 2, f"fixed {m['fixed'][0]}:{m['fixed'][1]}")
+    if m.get("last"):
+        _panel(image, draw, 4, "last:")
+        _panel(image, draw, 5, m["last"])
+    return image
+
+
+def qlanet_end(m: dict[str, Any]) -> Image.Image:
+    """The reveal: the true board left, who won and why right."""
+    image, draw = _canvas()
+    _bar(image, draw, "Game over: the truth")
+    _planet_grid(image, draw, m["planets"])
+    winners = m["winners"]
+    _panel(image, draw, 0, f"C{winners[0]} WINS" if len(winners) == 1 else "SHARED WIN",
+           inverted=True)
+    for row, line in enumerate(wrap(m["reason"], WIDTH - _PANEL_X)[:2], 1):
+        _panel(image, draw, row, line)
+    _panel(image, draw, 3, f"cost {m['costs'][0]}/{m['costs'][1]}")
+    _panel(image, draw, 4, f"{m['moves']} moves")
+    draw_text(image, (WIDTH - 1 - text_width("OK"), HEIGHT - CELL_H), "OK")
+    return image
+
+
+def _ket_lines(code: str) -> list[str]:
+    """A ket such as ``|00>+|01>+|10>-|11>`` cut between terms to fit the panel."""
+    terms = re.findall(r"[+-]?\|[01]{2}>", code) or [code]
+    lines = [""]
+    for term in terms:
+        if lines[-1] and text_width(lines[-1] + term) > WIDTH - _PANEL_X:
+            lines.append("")
+        lines[-1] += term
+    return lines
+
+
+def qlanet_secret(m: dict[str, Any]) -> Image.Image:
+    """One camp's own view and the codes of the pairs it knows (its secret)."""
+    image, draw = _canvas()
+    _bar(image, draw, f"Camp {m['camp']} secret", f"#{m['input']}")
+    _planet_grid(image, draw, m["planets"])
+    pairs = m["pairs"]
+    if not pairs:
+        _panel(image, draw, 0, "no secret")
+    for i, pair in enumerate(pairs[:2]):
+        a, b = pair["planets"]
+        _panel(image, draw, 3 * i, f"{a}+{b} {pair['bell'] or ''}".rstrip(), inverted=True)
+        for row, line in enumerate(_ket_lines(pair["code"])[:2], 3 * i + 1):
+            _panel(image, draw, row, line)
+    if len(pairs) > 2:
+        _panel(image, draw, 5, f"+{len(pairs) - 2} more")
+    return image
+
+
 LAYOUTS: dict[str, Callable[[dict[str, Any]], Image.Image]] = {
     "menu": menu, "text": text_screen, "status": status, "roll": roll, "card": card,
     "error": error, "undo": undo, "end": end, "qno": qno, "circuit": circuit,
-    "qno_end": qno_end,
+    "qno_end": qno_end, "qlanet": qlanet, "qlanet_end": qlanet_end,
+    "qlanet_secret": qlanet_secret,
 }
 
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.hardware.buttons import Classifier, Edge, GpioButtons
-from companion.inputs import BACK, DOWN, OK, UP, Hold, Press
+from companion.hardware.buttons import PEEK, Classifier, Edge, GpioButtons
+from companion.inputs import BACK, DOWN, EXCHANGE, OK, UP, Hold, Press, Release
 
 
 def classify(edges, classifier, until):
@@ -39,6 +39,24 @@ def test_back_short_is_a_press_on_release_and_long_is_one_hold():
     assert c.due(1.8) == [Hold(BACK)]  # while still held: undo happens without letting go
     assert c.due(5.0) == []  # once
     assert c.feed(Edge(BACK, False, 6.0)) == []  # and the release is silent
+
+
+def test_a_releasing_button_says_when_a_hold_ends():
+    c = Classifier(hold_time=0.8, releasing=PEEK)
+    assert c.feed(Edge(EXCHANGE, True, 0.0)) == []
+    assert c.feed(Edge(EXCHANGE, False, 0.3)) == [Press(EXCHANGE)]  # short: a press
+    assert c.feed(Edge(EXCHANGE, True, 1.0)) == []
+    assert c.deadline() == pytest.approx(1.8)
+    assert c.due(1.8) == [Hold(EXCHANGE)]  # the peek shows while it is held
+    assert c.due(3.0) == []
+    assert c.feed(Edge(EXCHANGE, False, 4.0)) == [Release(EXCHANGE)]  # and hides on let-go
+    c.feed(Edge(EXCHANGE, True, 5.0))
+    assert c.feed(Edge(EXCHANGE, False, 7.0)) == [Hold(EXCHANGE), Release(EXCHANGE)]
+    bouncy = edges(EXCHANGE, (10.0, True), (10.8, True), (11.0, False), (11.01, True),
+                   (11.02, False))
+    assert classify(bouncy, c, until=12.0) == [Hold(EXCHANGE), Release(EXCHANGE)]
+    # BACK keeps its silent release; the default classifier has no releasing button
+    assert Classifier().feed(Edge(EXCHANGE, True, 0.0)) == [Press(EXCHANGE)]
 
 
 def test_a_hold_noticed_only_at_release_still_counts_once():

@@ -61,3 +61,9 @@ def test_gpio_buzzer_beeps_in_the_background(gpio):
     assert beeps() == 2
     buzzer.close()
     assert not gpio.pin(12).state or gpio.pin(12).function == "input"
+
+
+def test_a_qlanet_win_sounds_once():
+    end = {"screen": "qlanet_end", "winners": [0]}
+    assert cue({"screen": "text"}, end) == "won"
+    assert cue(end, {**end, "moves": 3}) is None

@@ -152,3 +152,18 @@ def test_pause_on_a_dead_bus_does_not_raise():
 def test_driver_none_is_the_in_memory_display():
     d = open_display(cfg(driver="none"))
     assert d.show(picture(1)) and d.image.tobytes() == picture(1).tobytes()
+
+
+def test_private_oleds_open_at_each_camps_bus_and_address(monkeypatch):
+    from companion.config import OledConfig, PrivateOledConfig
+    from companion.hardware import oled as oled_module
+
+    opened = []
+    monkeypatch.setattr(oled_module, "open_display",
+                        lambda c, clock: opened.append((c.bus, c.port, c.address)) or c)
+    shared = OledConfig(bus="spi", port=0, driver="sh1106")
+    assert oled_module.open_private_displays(shared, PrivateOledConfig()) == {}
+    displays = oled_module.open_private_displays(
+        shared, PrivateOledConfig(addresses=(0x3D, 0x3C), ports=(1, 3)))
+    assert opened == [("i2c", 1, 0x3D), ("i2c", 3, 0x3C)]
+    assert displays[1].driver == "sh1106" and set(displays) == {0, 1}

@@ -1,0 +1,386 @@
+"""How QLANET meets the box: the public board, the move menus, the private channel.
+
+The same contract as ``games.qno.ui`` (the session is game-agnostic). A move is a tap
+and a few menus: tap a gate card from the hand of the camp to play, pick its planet
+(two planets for CX0, CX1, SW and BM: for CX the first is the control), then confirm.
+Every choice offered comes from ``legal_actions()``, which never depends on a hidden
+state, and every label shows the *spectator* view.
+
+Hidden information (rules Part IV 5.2): everything on the shared OLED and the LEDs is
+built from ``view(g, "spectator")`` and the public log, so two games that differ only
+in a hidden outcome look the same until a public event reveals it. The BM owner's
+secret goes to :func:`private_screen`: a camp's own small OLED when the box has one,
+otherwise a peek on the shared screen (EXCHANGE, then hold EXCHANGE) after a warning.
+When the game ends everything is revealed: the end screen shows the true board.
+
+Board cells are short strings everywhere (screens, LEDs): ``"0" "1" "+" "-" "?"``,
+``"F0"``/``"F1"`` for a fixed planet, ``"~6"`` for a planet known to be entangled
+with planet 6.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...inputs import EXCHANGE
+from ..common import Item, Step
+from .cards import CARDS, ORDERED, TWO_PLANET, cost
+from .engine import LINES, IllegalAction, Qlanet
+from .knowledge import view
+
+__all__ = ["IllegalAction", "Item", "Step"]  # the session catches IllegalAction from here
+
+NAME = "qlanet"
+TITLE = "QLANET"
+SEATS = (0, 1)
+
+SETUP_STEPS = (
+    Step("opening", "Centre planet", (("Hidden centre", "hidden_centre"),
+                                      ("Public centre", "public_centre"))),
+    Step("hand_size", "Hand", tuple((f"{n} cards each", n) for n in (4, 5, 3, 6))),
+)
+
+MENU = "qlanet"  # the kind of every menu this module opens
+LOG_LINES = 4  # moves on the second status page
+
+
+def camp(p: int | None) -> str:
+    return "Box" if p is None else f"Camp {p}"
+
+
+def short(p: int) -> str:
+    return f"C{p}"
+
+
+def cell(entry: dict[str, Any]) -> str:
+    """One planet of a knowledge view as a board cell string."""
+    shown = entry["shown"]
+    if shown == "entangled":
+        return f"~{entry['entangled_with']}"
+    return shown
+
+
+def cells(g: Qlanet, viewer: Any = "spectator") -> list[str]:
+    return [cell(e) for e in view(g, viewer)]
+
+
+def where(card: str, planets: list[int]) -> str:
+    """``H on 5``, ``CX0 4->5`` (control first), ``SW 4<>5``, ``BM 4+5``."""
+    if len(planets) == 1:
+        return f"{card} on {planets[0]}"
+    a, b = planets
+    sign = "->" if card in ORDERED else "<>" if card == "SW" else "+"
+    return f"{card} {a}{sign}{b}"
+
+
+# ------------------------------------------------------------------ games
+
+
+def new_game(seed: int, options: dict[str, Any]) -> Qlanet:
+    return Qlanet(seed, options)
+
+
+def replay(seed: int, options: dict[str, Any], setup: dict[str, Any] | None,
+           inputs: list[dict[str, Any]]) -> Qlanet:
+    return Qlanet.replay(seed, options, setup, (), inputs)
+
+
+def turns(g: Qlanet) -> int:
+    return g.state.turn_number
+
+
+def _game_over(g: Qlanet) -> dict[str, Any] | None:
+    for e in reversed(g.log):
+        if e["type"] == "game_over":
+            return e
+    return None
+
+
+def result_reason(g: Qlanet) -> str | None:
+    e = _game_over(g)
+    if e is None:
+        return None
+    return "; ".join(f"camp {c}: {why}" for c, why in sorted(e["reasons"].items()))
+
+
+def status_line(g: Qlanet) -> str:
+    s = g.state
+    if s.status == "won":
+        who = " and ".join(camp(w) for w in s.winners)
+        return f"{who} won after {s.turn_number} moves ({result_reason(g)})"
+    return (f"move {s.turn_number}, {camp(s.turn_player)} to play, costs "
+            f"{s.costs[0]}/{s.costs[1]}, fixed {s.fixed.count(0)}/{s.fixed.count(1)}")
+
+
+def describe(act: dict[str, Any]) -> str:
+    """An input in words (the undo notice)."""
+    if act["do"] == "discard":
+        return f"{short(act['player'])}: discard {act['card']}"
+    return f"{short(act['player'])}: {where(act['card'], act['planets'])}"
+
+
+def undo_block(g: Qlanet) -> str | None:
+    """No undo after a measurement or a Bell measurement: the result (or the owner's
+    secret) has been seen, and undoing would let a camp take back what it learned.
+    The refusal depends only on the card played, which is public."""
+    last = g.inputs[-1] if g.inputs else None
+    if last and last.get("card") == "M" and last["do"] == "play":
+        return "An M result was shown: no undo"
+    if last and last.get("card") == "BM" and last["do"] == "play":
+        return "A BM secret was made: no undo"
+    return None
+
+
+def seat(config: Any, pad: int) -> int | None:
+    """Every pad is shared: the camp to play taps its cards anywhere."""
+    return None
+
+
+# ------------------------------------------------------------------ screens
+
+
+def status(g: Qlanet, page: int = 0) -> dict[str, Any]:
+    """The resting screen: the public board; DOWN shows the hands and recent moves."""
+    s = g.state
+    page %= 2
+    if page:
+        lines = [f"{short(c)}: {' '.join(s.hands[c])}" for c in SEATS]
+        moves = [_move_text(e) for e in g.log if e["type"] in ("play", "discard")]
+        lines += moves[-LOG_LINES:] or ["no moves yet"]
+        return {"screen": "text", "title": "Hands and last moves", "lines": lines,
+                "hint": "UP/DOWN"}
+    last = next((e for e in reversed(g.log) if e["type"] in ("play", "discard")), None)
+    return {
+        "screen": "qlanet", "turn": s.turn_player, "number": s.turn_number,
+        "planets": cells(g), "costs": list(s.costs),
+        "fixed": [s.fixed.count(0), s.fixed.count(1)],
+        "last": _move_text(last) if last else "",
+    }
+
+
+def _move_text(e: dict[str, Any]) -> str:
+    p = short(e["player"])
+    if e["type"] == "discard":
+        return f"{p} drop {e['card']}"
+    return f"{p} {where(e['card'], e['planets'])}"
+
+
+def _win_line(g: Qlanet) -> list[int]:
+    """The planets of a winning line (for the LEDs), or []."""
+    s = g.state
+    for w in s.winners:
+        for line in LINES:
+            if all(s.fixed[q] == w for q in line):
+                return [q + 1 for q in line]
+    return []
+
+
+def end_screen(g: Qlanet) -> dict[str, Any]:
+    """The reveal: the true board (the device's own view), winners and why."""
+    s = g.state
+    e = _game_over(g) or {"winners": list(s.winners), "reasons": {}}
+    return {"screen": "qlanet_end", "winners": list(e["winners"]),
+            "reason": "; ".join(e["reasons"][str(w)] for w in e["winners"]
+                                if str(w) in e["reasons"]),
+            "costs": list(s.costs), "moves": s.turn_number, "planets": cells(g, "truth")}
+
+
+def private_screen(g: Qlanet, seat_: int) -> dict[str, Any]:
+    """What camp ``seat_`` alone may see: its own view of the board and the codes of
+    the entangled pairs it knows (its BM secrets and what follows from them).
+
+    ``input`` changes with every accepted input, so a private OLED redraws after every
+    move, not only when its secret changed (its activity tells the table nothing)."""
+    own = view(g, seat_ if g.status == "playing" else "truth")
+    pairs = []
+    for e in own:
+        if e["code"] and e["planet"] < e["entangled_with"]:
+            pairs.append({"planets": [e["planet"], e["entangled_with"]], "code": e["code"],
+                          "bell": e["bell"]})
+    return {"screen": "qlanet_secret", "camp": seat_, "input": len(g.inputs),
+            "planets": [cell(e) for e in own], "pairs": pairs}
+
+
+def peek_warning(g: Qlanet, seat_: int) -> dict[str, Any]:
+    other = 1 - seat_
+    return {"screen": "text", "title": f"{camp(seat_)}'s secret",
+            "lines": [f"{camp(other)}: look away!", "Hold EXCHANGE to show,",
+                      "let go to hide it.", "OK: back to the game"], "hint": ""}
+
+
+def _text(title: str, *lines: str, hint: str = "OK next") -> dict[str, Any]:
+    return {"screen": "text", "title": title, "lines": list(lines), "hint": hint}
+
+
+def notices(g: Qlanet, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What players read after an input: the move, a measurement, the card to take."""
+    out: list[dict[str, Any]] = []
+    lines: list[str] = []
+    title = "What happened"
+    for e in entries:
+        t, p = e["type"], e.get("player")
+        if t == "setup":
+            title = "New QLANET"
+            lines += [f"{short(c)} takes {' '.join(e['hands'][c])}" for c in SEATS]
+            lines.append(f"{camp(e['first_player'])} starts")
+            if "?" in e["planets"]:
+                lines.append("Nobody knows planet ?")
+        elif t == "play":
+            lines.append(f"{short(p)}: {where(e['card'], e['planets'])} "
+                         f"(+{e['cost']}={e['total']})")
+        elif t == "discard":
+            lines.append(f"{short(p)} discards {e['card']} (+{e['cost']}={e['total']})")
+        elif t == "measure":
+            lines.append(f"Planet {e['planet']} fixed: F{e['result']}")
+        elif t == "bell":
+            a, b = e["planets"]
+            lines.append(f"{a}+{b}: secret of {short(p)}")
+        elif t == "refill":
+            lines.append(f"{short(p)}: take a {e['card']}")
+        elif t == "reshuffle":
+            lines.append(f"Shuffle {e['cards']} played cards")
+        elif t == "turn" and e["number"] > 1:
+            lines.append(f"Next: {camp(p)}")
+        elif t == "reveal":
+            out.append(_text(title, *lines))
+            lines, title = [], "Secrets revealed"
+            for b in e["bells"]:
+                a, c = b["planets"]
+                lines.append(f"{short(b['player'])} BM {a}+{c}: {b['code']}")
+            if not lines:
+                lines.append("No BM was played")
+    if lines:
+        out.append(_text(title, *lines))
+    return out
+
+
+# ------------------------------------------------------------------ menus
+
+
+def _pick_menu(g: Qlanet, card: str, chosen: list[int],
+               acts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Choose the next planet for ``card``: the ones ``acts`` allow after ``chosen``.
+
+    CX lists ordered pairs (the first is the control); SW and BM list each pair once,
+    lower planet first, but a player may pick them in either order."""
+    p = g.awaiting()
+    board = cells(g)
+    n = len(chosen)
+    ordered = card not in TWO_PLANET or card in ORDERED
+
+    def fits(a: dict[str, Any], q: int) -> bool:
+        want = chosen + [q]
+        if ordered:
+            return a["planets"][:n + 1] == want
+        return set(want) <= set(a["planets"])
+
+    if card not in TWO_PLANET:
+        what = "which planet?"
+    elif card in ORDERED:
+        what = "control planet?" if n == 0 else f"target of {chosen[0]}?"
+    else:
+        what = "first planet?" if n == 0 else f"{chosen[0]} and which?"
+    need = 2 if card in TWO_PLANET else 1
+    items = []
+    for q in range(1, 10):
+        if q in chosen or not any(fits(a, q) for a in acts):
+            continue
+        planets = chosen + [q]
+        if len(planets) < need:
+            nxt = _pick_menu(g, card, planets, acts)
+        else:
+            nxt = _confirm_menu(g, next(a for a in acts if fits(a, q)))
+        items.append(Item(f"Planet {q}  {board[q - 1]}", nxt, tuple(str(x) for x in planets)))
+    return {"menu": MENU, "title": f"{short(p)} {card}: {what}", "text": [], "items": items}
+
+
+def _confirm_menu(g: Qlanet, act: dict[str, Any]) -> dict[str, Any]:
+    s = g.state
+    p = act["player"]
+    price = cost(act["card"], s.options)
+    targets = tuple(str(q) for q in act["planets"])
+    return {"menu": MENU, "title": f"{short(p)}: {where(act['card'], act['planets'])}?",
+            "text": [f"Cost {price}: total {s.costs[p] + price}"],
+            "items": [Item("Play it", act, targets), Item("Cancel", {"session": "keep"})]}
+
+
+def _discard_menu(g: Qlanet, act: dict[str, Any]) -> dict[str, Any]:
+    s = g.state
+    p = act["player"]
+    price = cost(act["card"], s.options) if s.options["no_legal_play"] == "discard_pay" else 0
+    return {"menu": MENU, "title": f"{short(p)}: discard {act['card']}?",
+            "text": ["No card can be played", f"Cost {price}: total {s.costs[p] + price}"],
+            "items": [Item("Discard it", act), Item("Cancel", {"session": "keep"})]}
+
+
+def card_menu(g: Qlanet, card: str) -> dict[str, Any] | str:
+    """What choosing ``card`` from the awaited camp's hand leads to (or why not)."""
+    p = g.awaiting()
+    if p is None:
+        return "The game is over"
+    hand = g.state.hands[p]
+    if card not in hand:
+        return f"{camp(p)} has no {card} (hand: {' '.join(hand)})"
+    acts = [a for a in g.legal_actions() if a["card"] == card]
+    if not acts:
+        return f"{card} has no planet it may target now"
+    if acts[0]["do"] == "discard":
+        return _discard_menu(g, acts[0])
+    return _pick_menu(g, card, [], acts)
+
+
+def prompt_menu(g: Qlanet) -> dict[str, Any]:
+    raise ValueError("QLANET never asks mid-turn")  # g.pending is always None
+
+
+def action_menu(g: Qlanet, only: str | None = None) -> dict[str, Any]:
+    """The hand of the camp to play: choosing a card leads to its planet menus, so the
+    buttons alone can play the whole game."""
+    p = g.awaiting()
+    items = []
+    if p is not None:
+        for card in dict.fromkeys(g.state.hands[p]):
+            nxt = card_menu(g, card)
+            if isinstance(nxt, dict):
+                verb = "Discard" if "discard" in nxt["title"] else "Play"
+                items.append(Item(f"{verb} {card} ({cost(card, g.state.options)})", nxt))
+    return {"title": f"{camp(p)}: your move", "text": ["Tap a card, or choose"],
+            "items": items}
+
+
+def button(g: Qlanet, name: str) -> dict[str, Any] | str:
+    """EXCHANGE opens the peek at a camp's secret; RETRIEVE has no use here."""
+    if name == EXCHANGE:
+        return {"menu": "peek", "title": "Peek at a secret", "text": ["Whose?"],
+                "items": [Item(f"{camp(c)}'s secret", {"session": "peek", "seat": c})
+                          for c in SEATS]}
+    return "Tap a card, or OK for moves"
+
+
+# ------------------------------------------------------------------ tags
+
+
+def tag_action(g: Qlanet, card: Any, seat_: int | None, pad: int,
+               exchange: bool = False) -> dict[str, Any] | str:
+    """A tapped gate card opens its planet menu (an error string if it cannot)."""
+    p = g.awaiting()
+    if p is None:
+        return "The game is over"
+    if seat_ is not None and seat_ != p:
+        return f"Pad {pad} is {camp(seat_)}'s; {camp(p)} is up"
+    return card_menu(g, card.name.upper())
+
+
+def card_from_tag(card: Any) -> bool:
+    return card.game == NAME and card.kind == "gate" and card.name.upper() in CARDS
+
+
+# ------------------------------------------------------------------ LEDs
+
+
+def leds(g: Qlanet) -> dict[str, Any]:
+    s = g.state
+    won = s.status == "won"
+    return {"game": NAME, "planets": cells(g, "truth" if won else "spectator"),
+            "turn": s.turn_player, "result": "won" if won else None,
+            "winners": list(s.winners), "line": _win_line(g)}
