@@ -26,7 +26,7 @@ from .registry import Card, Registry, RegistryError, normalise_uid, sim_registry
 log = logging.getLogger(__name__)
 
 
-PRINTED = ("qno",)  # games whose cards we print, numbered in enrolment order
+PRINTED = ("qno", "qlanet")  # games whose cards we print, numbered in enrolment order
 
 
 @dataclass(frozen=True)

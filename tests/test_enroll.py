@@ -167,3 +167,12 @@ def test_qno_enrolment_follows_the_printed_numbers():
     assert [w.card.name for w in wanted] == full_deck()  # the order companion cards prints
     assert wanted[0].prompt == "No. 1: |00> 0" and wanted[2].prompt == "No. 3: |00> 1"
     assert e.tap("04 11 22 33") and e.current.prompt == "No. 2: |00> 1"
+
+
+def test_qlanet_enrolment_follows_the_printed_template():
+    from companion.printing import qlanet
+    from companion.registry import Registry
+
+    wanted = Enrolment(Registry(), lambda r: None, "qlanet").wanted
+    assert [w.card.name for w in wanted] == [c.name for c in qlanet.cards()]
+    assert wanted[7].prompt == f"No. 8: {wanted[7].card.label}"

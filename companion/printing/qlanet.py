@@ -50,7 +50,7 @@ TOKEN_RADIUS = mm(29)
 
 
 def cards(tokens: bool = False) -> list[Card]:
-    """Gate cards in print order (39), then the planet tokens 1-9 if asked for."""
+    """Gate cards in print order (the engine's deck), then planet tokens 1-9 if asked for."""
     out = [Card("gate", name, f"{name} (cost {cost})")
            for name, (copies, cost, _, _) in CARDS.items() for _ in range(copies)]
     if tokens:
