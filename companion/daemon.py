@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .box import Box
-from .hardware.buttons import Classifier, Edge
+from .hardware.buttons import PEEK, Classifier, Edge
 from .hardware.display import Display
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
@@ -51,6 +51,7 @@ class Devices:
     closers: list[Callable[[], None]] = field(default_factory=list)
     buzzer: Any = None  # a hardware.buzzer.Buzzer
     link: Any = None  # the co-processor link, when there is one
+    private: dict[int, Display] = field(default_factory=dict)  # QLANET camps' own OLEDs
 
 
 class Daemon:
@@ -90,8 +91,9 @@ class Daemon:
 
     def timeout(self) -> float:
         """Seconds the loop may sleep: until the earliest thing that is due."""
-        due = [t for t in (self._tick_at, self._ping_at, self.classifier.deadline(),
-                           self.box.display.retry_at) if t is not None]
+        retries = [d.retry_at for d in (self.box.display, *self.box.private_displays.values())]
+        due = [t for t in (self._tick_at, self._ping_at, self.classifier.deadline(), *retries)
+               if t is not None]
         if not due:
             return IDLE_WAKE
         return max(0.0, min(min(due) - self.clock(), IDLE_WAKE))
@@ -113,6 +115,9 @@ class Daemon:
             self.handle(Tick())
         if self.box.display.retry():
             log.info("OLED frame restored")
+        for seat, display in self.box.private_displays.items():
+            if display.retry():
+                log.info("private OLED %s restored", seat)
         if self._ping_at is not None and now >= self._ping_at:
             self.notifier.watchdog()
             interval = self.notifier.watchdog_interval
@@ -236,12 +241,15 @@ def open_devices(config: Any, put: Callable[[Any], None],
     from .hardware.buttons import GpioButtons
     from .hardware.buzzer import Buzzer, GpioBuzzer
     from .hardware.leds import FirmwareLeds, GpioLeds, default_led_map_path, load_led_map
-    from .hardware.oled import open_display
+    from .hardware.oled import open_display, open_private_displays
 
     display = open_display(config.oled, clock)
     closers: list[Callable[[], None]] = []
     link = None
     try:
+        # A camp's own OLED clears when the box stops (a secret is not left on show).
+        private = open_private_displays(config.oled, config.private_oled, clock)
+        closers += [d.close for d in private.values()]
         buttons = GpioButtons(config.buttons.pins, put, pull_up=config.buttons.pull_up,
                               clock=clock)
         closers.append(buttons.close)
@@ -275,7 +283,7 @@ def open_devices(config: Any, put: Callable[[Any], None],
             _quietly(close)
         display.close()
         raise
-    return Devices(display, leds, closers, buzzer, link)
+    return Devices(display, leds, closers, buzzer, link, private)
 
 
 def next_inputs(events: Any, classifier: Classifier, wait: float,
@@ -325,9 +333,10 @@ def close_devices(devices: Devices) -> None:
 
 def main(config_path: str | None) -> int:
     """``companion run``. Exit 2: bad config file or LED map; 1: the hardware or the
-    journal cannot be opened. A broken tag file only disables tapping."""
+    journal cannot be opened (2 if it is not a companion journal this version can
+    use); a damaged journal is salvaged. A broken tag file only disables tapping."""
     from . import config as configuration
-    from .journal import Journal, JournalError
+    from .journal import Journal, JournalError, salvage
     from .registry import Registry, RegistryError
 
     _log_to_stderr()
@@ -351,22 +360,57 @@ def main(config_path: str | None) -> int:
             log.info("no tag registry at %s yet: 'companion enroll' makes one",
                      config.paths.registry_path)
         registry = Registry()
+    # A damaged journal (a worn SD card, a torn write) must neither stop the evening
+    # nor lose a game quietly: it is kept aside, what still reads back consistently
+    # goes into a new journal, and the log and the OLED say so. A journal that is
+    # sound but not ours to change (a newer schema, another program's database) stops
+    # the box with exit 2, like a bad config; a system problem (permissions, a full
+    # or failing disk) with exit 1.
+    status = 1
     try:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        journal = Journal(state_dir / "journal.db")
+        # 0700: games and tags are the service user's only, even where no systemd
+        # StateDirectoryMode= made the folder first (an existing one is left as it is).
+        state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            journal = Journal(state_dir / "journal.db")
+        except JournalError as exc:
+            if not exc.damaged:
+                status = 2 if isinstance(exc.__cause__, JournalError) else 1
+                raise
+            log.error("%s", exc)
+            journal, account = salvage(state_dir / "journal.db", _replays)
+            log.error("%s", account)
+            alerts.append(("Journal repaired", "It was damaged: games",
+                           "that still read are kept.", "See the log."))
     except (OSError, JournalError) as exc:
         print(f"companion: journal: {exc}", file=sys.stderr)
         devices.display.pause(oled.render({"screen": "error",
                                            "text": "The journal cannot be opened (see the log)"}))
         close_devices(devices)
-        return 1
+        return status
     session = Session(journal, registry, configuration.session_config(config))
     for alert in alerts:
         session.alert(*alert)
-    box = Box(session, devices.display, devices.leds, devices.buzzer)
-    daemon = Daemon(box, events, Classifier(config.buttons.hold_time, config.buttons.debounce),
-                    Notifier(), devices.closers)
+    box = Box(session, devices.display, devices.leds, devices.buzzer,
+              private_displays=devices.private)
+    # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
+    classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
+    daemon = Daemon(box, events, classifier, Notifier(), devices.closers)
     return daemon.run()
+
+
+def _replays(game: str, seed: int, options: dict[str, Any], setup: dict[str, Any] | None,
+             inputs: list[dict[str, Any]]) -> bool:
+    """Whether ``game``'s engine replays ``inputs`` (for salvaging a damaged journal).
+    Every game has a ``ui`` module with ``replay``, as the session uses it."""
+    import importlib
+
+    try:
+        ui = importlib.import_module(f"companion.games.{game}.ui")
+        ui.replay(seed, options, setup, inputs)
+    except Exception:  # noqa: BLE001 - any failure means "not these inputs"
+        return False
+    return True
 
 
 class _JournaldFormatter(logging.Formatter):

@@ -336,3 +336,20 @@ def test_a_gpio_that_cannot_be_opened_leaves_nothing_open(tmp_path, gpio):
         open_devices(config, lambda e: None)
     squatter.close()
     open_devices(config, lambda e: None).closers[0]()  # every pin was freed
+
+
+def test_private_oleds_are_opened_shown_and_retried(tmp_path, gpio):
+    """QLANET's camp screens: opened from [private_oled], given to the box, and part of
+    the loop's retry schedule like the main OLED."""
+    from companion.config import Config, LedsConfig, OledConfig, PrivateOledConfig, ReaderConfig
+    from companion.daemon import close_devices, open_devices
+
+    config = Config(oled=OledConfig(driver="none"), reader=ReaderConfig(kind="none"),
+                    leds=LedsConfig(sink="none"),
+                    private_oled=PrivateOledConfig(addresses=(0x3D, 0x3E)))
+    devices = open_devices(config, lambda e: None)
+    try:
+        assert sorted(devices.private) == [0, 1]
+        assert all(d is not devices.display for d in devices.private.values())
+    finally:
+        close_devices(devices)
