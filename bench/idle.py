@@ -1,17 +1,22 @@
-"""Idle cost and memory of the running daemon: ``companion run`` with the fake Pico
-(heartbeats every second, as the real firmware sends them), mock GPIO and no OLED,
-sitting at the main menu. Prints CPU seconds per idle minute (target <= 0.1) and
-peak RSS (target <= 60 MB). Linux only: reads /proc.
+"""Idle cost of the running daemon: does a box with a game on the table sleep?
 
-    python bench/idle.py [--seconds 60]
+Each run starts the real ``companion run`` (through ``bench/rundaemon.py``: mock GPIO
+buttons, the OLED on luma's SSD1306 driver over a fake I2C bus) with the fake Pico on
+a pty sending a heartbeat every second as the real firmware does, under a notify
+socket with the unit's watchdog (WatchdogSec=15, so a ping every 7.5 s). The journal
+holds an unfinished game, which the daemon resumes. Once READY, after 2 s of warm-up,
+nobody touches it for ``--seconds``; the run reports the CPU seconds it used (per
+thread too) scaled to one minute, and the OLED frames it sent meanwhile. Prints the
+median of ``--runs`` runs and peak RSS. Goals: <= 0.1 CPU-second per idle minute and
+0 frames. Linux only (reads /proc). Exits non-zero only if the daemon fails.
+
+    python bench/idle.py [--seconds 60] [--runs 3]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -20,48 +25,77 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import machine  # noqa: E402
+from bench.harness import (NotifySocket, cpu_seconds, game_in_progress, median,  # noqa: E402
+                           memory_mb, read_counters, spawn, threads_cpu, write_config)
 from companion.hardware.fake_pico import FakePico  # noqa: E402
 
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+WATCHDOG_USEC = 15_000_000  # systemd/companion.service: WatchdogSec=15
 
 
-def peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+def one_run(seconds: float, inputs: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp_name, FakePico(hb_interval=1.0) as pico:
+        tmp = Path(tmp_name)
+        game_id, played = game_in_progress(tmp / "state", seed=3, inputs=inputs)
+        config = write_config(tmp / "config.toml", state_dir=tmp / "state", pico=pico.path)
+        notify = NotifySocket(tmp / "notify")
+        counters = tmp / "counters.json"
+        proc = spawn(config, notify, counters, WATCHDOG_USEC)
+        try:
+            notify.ready(60)
+            if not pico.wait_until(lambda: pico.frame is not None, 30):
+                raise RuntimeError("the daemon never drove the LEDs")
+            time.sleep(2)  # start-up is not idling
+            before = read_counters(proc, counters)
+            names = before.get("threads", {})
+            cpu0, threads0 = cpu_seconds(proc.pid), threads_cpu(proc.pid, names)
+            time.sleep(seconds)
+            cpu1, threads1 = cpu_seconds(proc.pid), threads_cpu(proc.pid, names)
+            after = read_counters(proc, counters)
+            memory = memory_mb(proc.pid)
+            if proc.poll() is not None:
+                raise RuntimeError(f"the daemon exited with {proc.returncode}")
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(30)
+            notify.close()
+        if proc.returncode != 0:
+            raise RuntimeError(f"the daemon exited with {proc.returncode} on SIGTERM")
+    per_minute = 60 / seconds
+    return {
+        "cpu": (cpu1 - cpu0) * per_minute,
+        "threads": {name: (threads1.get(name, 0.0) - threads0.get(name, 0.0)) * per_minute
+                    for name in threads1},
+        "frames": after["frames_sent"] - before["frames_sent"],
+        "i2c": after["data_calls"] - before["data_calls"],
+        "rss": memory["VmHWM"], "game": game_id, "inputs": played,
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seconds", type=float, default=60.0, help="idle time per run")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--inputs", type=int, default=40,
+                        help="inputs already played in the resumed game")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, FakePico() as pico:
-        config = Path(tmp) / "config.toml"
-        config.write_text(f'[oled]\ndriver = "none"\n[link]\ndevice = "{pico.path}"\n'
-                          f'[paths]\nstate_dir = "{tmp}"\n')
-        env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
-        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--config",
-                                 str(config)], env=env, cwd=tmp, stderr=subprocess.DEVNULL)
-        try:
-            if not pico.wait_until(lambda: pico.frame is not None, 30):
-                print("the daemon never drove the LEDs", file=sys.stderr)
-                return 1
-            time.sleep(2)  # imports and start-up are not idling
-            start = cpu_seconds(proc.pid)
-            time.sleep(args.seconds)
-            used = cpu_seconds(proc.pid) - start
-            rss = peak_rss_mb(proc.pid)
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(30)
     print(f"machine: {machine()}")
-    print(f"idle CPU: {used / args.seconds * 60:.3f} CPU-s per idle minute "
-          f"(target <= 0.1; measured over {args.seconds:g} s)")
-    print(f"peak RSS: {rss:.1f} MB (target <= 60)")
+    runs = []
+    for r in range(args.runs):
+        result = one_run(args.seconds, args.inputs)
+        runs.append(result)
+        busy = ", ".join(f"{name} {cpu:.3f}" for name, cpu in
+                         sorted(result["threads"].items(), key=lambda kv: -kv[1]) if cpu)
+        print(f"run {r + 1}: {result['cpu']:.3f} CPU-s per idle minute "
+              f"({busy or 'no thread ran long enough to count'}); "
+              f"OLED frames {result['frames']} (I2C data transfers {result['i2c']}); "
+              f"peak RSS {result['rss']:.1f} MB", flush=True)
+    print(f"idle: game #{runs[0]['game']} resumed ({runs[0]['inputs']} inputs), "
+          f"{args.seconds:g} s per run, median of {args.runs} runs "
+          f"(CPU time is counted in 1/100 s ticks)")
+    print(f"idle CPU: {median(r['cpu'] for r in runs):.3f} CPU-s per idle minute "
+          f"(goal <= 0.1)")
+    print(f"OLED frames sent while idle: {median(r['frames'] for r in runs):g} (goal 0)")
+    print(f"peak RSS: {median(r['rss'] for r in runs):.1f} MB (goal <= 60)")
     return 0
 
 

@@ -44,7 +44,17 @@ _NEXT_ACTIVITY = "(SELECT coalesce(max(activity), 0) + 1 FROM games)"
 
 
 class JournalError(Exception):
-    """The journal cannot do what was asked; the message names the file and the problem."""
+    """The journal cannot do what was asked; the message names the file and the problem.
+
+    ``damaged`` is True when the file's content is broken (not a database, malformed
+    pages, a failed integrity check): :func:`salvage` can then keep what is readable.
+    It is False for problems a salvage cannot fix or must not touch (permissions, a
+    full disk, a newer schema, another program's database).
+    """
+
+    def __init__(self, message: str, damaged: bool = False):
+        super().__init__(message)
+        self.damaged = damaged
 
 
 @dataclass(frozen=True)
@@ -97,7 +107,13 @@ class Journal:
         try:
             self._db = self._open()
         except (OSError, sqlite3.Error, JournalError) as exc:  # _open's: the problem only
-            raise JournalError(f"journal {self.path} is not readable: {exc}") from exc
+            # Broken content (SQLITE_CORRUPT, SQLITE_NOTADB) is a DatabaseError that is
+            # not an OperationalError (those are: cannot open, read-only, I/O error).
+            damaged = (isinstance(exc, sqlite3.DatabaseError)
+                       and not isinstance(exc, sqlite3.OperationalError)) or \
+                getattr(exc, "damaged", False)
+            raise JournalError(f"journal {self.path} is not readable: {exc}",
+                               damaged) from exc
 
     def _open(self) -> sqlite3.Connection:
         if not self.path.parent.is_dir():
@@ -121,7 +137,9 @@ class Journal:
             db.execute("PRAGMA foreign_keys=ON")
             problems = [row[0] for row in db.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
-                raise JournalError(f"damaged: {'; '.join(problems[:3])}")
+                # SQLite's lines may hold newlines: the message stays one line.
+                raise JournalError("damaged: " + "; ".join(" ".join(p.split())
+                                                           for p in problems[:3]), True)
             db.execute("BEGIN IMMEDIATE")
             if db.execute("PRAGMA user_version").fetchone()[0] == 0:  # new (or foreign) file
                 if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
@@ -275,3 +293,223 @@ class Journal:
             elif stack:
                 stack.pop()
         return stack
+
+
+# ---------------------------------------------------------------------- salvage
+
+# replays(game, seed, options, setup, inputs) -> whether the engine accepts them all
+Replays = Callable[[str, int, dict[str, Any], "dict[str, Any] | None", list[dict[str, Any]]],
+                   bool]
+
+
+def salvage(path: str | os.PathLike[str], replays: Replays | None = None,
+            now: Callable[[], float] = time.time) -> tuple[Journal, str]:
+    """Recover from a damaged journal (:attr:`JournalError.damaged`): keep it aside and
+    start a new one at ``path`` holding everything that still reads back consistently.
+
+    The damaged file (with its -wal and -shm) is renamed ``<name>.damaged-<n>`` and never
+    written again, so nothing is lost for good: an expert can still dig in it. A copy of
+    it is read: every game row that reads, and of each game the longest run of entries
+    1, 2, 3... that reads and parses. Inputs are only ever appended, so that run is the
+    game's newest consistent state. SQLite has no checksums on rows, so a flipped bit
+    can also leave an entry that reads but means something else: ``replays`` (the
+    engines, which this module does not know) trims each unfinished or cut-short game
+    further, to the longest run the engine accepts. A game cut short is marked
+    'playing', so the box offers to resume it where it now ends. Returns the new journal
+    and a one-line account for the log; raises JournalError if even that fails.
+    """
+    path = Path(path)
+    n = 1
+    while any(Path(f"{path}.damaged-{n}{s}").exists() for s in ("", "-wal", "-shm")):
+        n += 1
+    kept = Path(f"{path}.damaged-{n}")
+    work = Path(f"{path}.salvage")
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            if Path(f"{path}{suffix}").exists():
+                os.replace(f"{path}{suffix}", f"{kept}{suffix}")
+        for suffix in ("", "-wal", "-shm"):  # read a copy: opening may rewrite the WAL
+            target = Path(f"{work}{suffix}")
+            if target.exists():
+                target.unlink()
+            if suffix != "-shm" and Path(f"{kept}{suffix}").exists():
+                target.write_bytes(Path(f"{kept}{suffix}").read_bytes())
+        games, notes = _readable_games(work, replays)
+    except (OSError, sqlite3.Error) as exc:
+        for suffix in ("", "-wal", "-shm"):  # put it back: the next start must see it too
+            try:
+                if not Path(f"{path}{suffix}").exists():
+                    os.replace(f"{kept}{suffix}", f"{path}{suffix}")
+            except OSError:
+                pass
+        raise JournalError(f"journal {path} is damaged and cannot be salvaged: {exc}") from exc
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(f"{work}{suffix}")
+            except OSError:
+                pass
+    journal = Journal(path, now)
+    try:
+        with journal._transaction() as db:
+            for row, entries in games:
+                db.execute(f"INSERT INTO games ({_COLUMNS}) VALUES "
+                           f"({', '.join('?' * len(row))})", row)
+                db.executemany("INSERT INTO entries (game_id, seq, kind, action, at)"
+                               " VALUES (?, ?, ?, ?, ?)", entries)
+    except BaseException:
+        journal.close()
+        raise
+    lost = f"; {', '.join(notes)}" if notes else ""
+    return journal, (f"journal {path} was damaged; it is kept as {kept.name} and a new "
+                     f"journal holds the {len(games)} game(s) that still read back{lost}")
+
+
+_COLUMNS = ("id, game, created, updated, finished, status, seed, options, setup, meta, turns,"
+            " reason, inputs, activity")
+_ENTRY = "SELECT game_id, seq, kind, action, at FROM entries"
+
+
+def _readable_games(path: Path, replays: Replays | None
+                    ) -> tuple[list[tuple[tuple, list[tuple]]], list[str]]:
+    """(game row, entries) for every game of the damaged copy at ``path`` that reads."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        try:
+            # Only SELECTs follow. writable_schema also makes SQLite read a file shorter
+            # than its header says (a lost tail) instead of refusing it outright.
+            db.execute("PRAGMA writable_schema=ON")
+            ids = _ids(db)
+        except sqlite3.Error:
+            ids = None
+        if ids is None:
+            return [], ["nothing in it was readable"]
+        notes: list[str] = []
+        scanned: dict[int, dict[int, tuple]] | None = None  # the table, read without index
+        scan_whole = False
+        games = []
+        for game_id in ids:
+            try:
+                row = list(db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?",
+                                      (game_id,)).fetchone())
+                options = json.loads(row[7])
+                setup = None if row[8] is None else json.loads(row[8])
+                if row[9] is not None:
+                    json.loads(row[9])
+            except (sqlite3.Error, TypeError, ValueError):
+                notes.append(f"game #{game_id} lost")
+                continue
+            # Two ways to the rows: the primary-key index and the table itself. A broken
+            # page can make either fail, or quietly yield less; take what both give.
+            if scanned is None:
+                scanned, scan_whole = _scan(db)
+            found = dict(scanned.get(game_id, {}))
+            try:
+                indexed = {r[1]: r for r in db.execute(
+                    _ENTRY + " WHERE game_id = ? ORDER BY seq", (game_id,))}
+                whole = scan_whole and indexed.keys() == found.keys()
+            except sqlite3.Error:
+                indexed, whole = _one_by_one(db, game_id), False
+            found.update(indexed)
+            rows = [found[seq] for seq in sorted(found)]
+            entries, complete = _prefix(rows)
+            whole = whole and complete
+            if replays is not None and (row[5] == "playing" or not whole):
+                good = _replayable(entries, lambda inputs: replays(
+                    row[1], row[6], options, setup, inputs))
+                whole = whole and good == len(entries)
+                entries = entries[:good]
+            row[12] = len(_effective(entries))
+            if not whole:
+                notes.append(f"game #{game_id} kept up to entry {len(entries)}")
+                if row[5] != "abandoned":  # its end may be what was lost: resumable
+                    row[4], row[5], row[11] = None, "playing", None  # finished, status, reason
+            games.append((tuple(row), entries))
+        return games, notes
+    finally:
+        db.close()
+
+
+def _ids(db: sqlite3.Connection) -> list[int] | None:
+    """Game ids from the table, or failing that from its index."""
+    for query in ("SELECT id FROM games ORDER BY id",
+                  "SELECT id FROM games INDEXED BY games_status ORDER BY id"):
+        try:
+            return [row[0] for row in db.execute(query)]
+        except sqlite3.Error:
+            pass
+    return None
+
+
+def _scan(db: sqlite3.Connection) -> tuple[dict[int, dict[int, tuple]], bool]:
+    """Every entry row the table itself yields, up to its first broken page; and
+    whether the scan reached the end."""
+    found: dict[int, dict[int, tuple]] = {}
+    try:
+        for row in db.execute(_ENTRY + " NOT INDEXED"):
+            found.setdefault(row[0], {})[row[1]] = row
+    except sqlite3.Error:
+        return found, False
+    return found, True
+
+
+def _one_by_one(db: sqlite3.Connection, game_id: int) -> dict[int, tuple]:
+    """Entries 1, 2, 3... of a game through the primary key, up to the first failure."""
+    found: dict[int, tuple] = {}
+    while True:
+        try:
+            row = db.execute(_ENTRY + " WHERE game_id = ? AND seq = ?",
+                             (game_id, len(found) + 1)).fetchone()
+        except sqlite3.Error:
+            return found
+        if row is None:
+            return found
+        found[row[1]] = row
+
+
+def _prefix(rows: list[tuple]) -> tuple[list[tuple], bool]:
+    """The longest run of well-formed entries 1, 2, 3...; and whether it is all of them."""
+    good: list[tuple] = []
+    for row in rows:
+        _, seq, kind, action, _at = row
+        if seq != len(good) + 1 or kind not in ("input", "undo") or \
+                (kind == "input") != (action is not None):
+            return good, False
+        if action is not None:
+            try:
+                if not isinstance(json.loads(action), dict):
+                    return good, False
+            except ValueError:
+                return good, False
+        good.append(row)
+    return good, True
+
+
+def _effective(entries: list[tuple]) -> list[dict[str, Any]]:
+    return Journal.effective_inputs(
+        Entry(seq, kind, None if action is None else json.loads(action), at)
+        for _, seq, kind, action, at in entries)
+
+
+def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], bool]
+                ) -> int:
+    """How many of ``entries`` (from the first) the engine replays: all of them, or the
+    longest prefix that works (binary search, then a check)."""
+    def ok(count: int) -> bool:
+        try:
+            return bool(replays(_effective(entries[:count])))
+        except Exception:  # noqa: BLE001 - a replay that raises is a replay that fails
+            return False
+
+    if ok(len(entries)):
+        return len(entries)
+    low, high = 0, len(entries)  # ok(low) is assumed, ok(high) is False
+    while high - low > 1:
+        middle = (low + high) // 2
+        if ok(middle):
+            low = middle
+        else:
+            high = middle
+    while low > 0 and not ok(low):  # an undo can make failure non-monotone: be sure
+        low -= 1
+    return low

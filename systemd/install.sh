@@ -265,14 +265,24 @@ setup_user() {
 
 setup_state_dir() {
     step "State directory $STATEDIR (games, tag registry)"
+    # 0700: the games and the tags are the service user's only (the unit's
+    # StateDirectoryMode= says the same; its UMask=0077 keeps the files 0600).
     if [[ ! -d $STATEDIR ]]; then
-        run install -d -m 0755 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATEDIR"
-    elif user_exists && [[ -n $(find "$STATEDIR" \( ! -user "$SERVICE_USER" -o ! -group "$SERVICE_USER" \) -print -quit) ]]; then
+        run install -d -m 0700 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATEDIR"
+        return
+    fi
+    if user_exists && [[ -n $(find "$STATEDIR" \( ! -user "$SERVICE_USER" -o ! -group "$SERVICE_USER" \) -print -quit) ]]; then
         # e.g. files created by `sudo companion ...` run as root, or left by a
         # previous install whose user had another uid
         run chown -R "$SERVICE_USER:$SERVICE_USER" "$STATEDIR"
     else
         info "exists, owned by $SERVICE_USER"
+    fi
+    if [[ $(stat -c %a "$STATEDIR") != 700 ]]; then
+        run chmod 0700 "$STATEDIR" # e.g. made 0755 by an earlier version
+    fi
+    if [[ -n $(find "$STATEDIR" -mindepth 1 -perm /0077 -print -quit) ]]; then
+        run chmod -R go-rwx "$STATEDIR"/
     fi
 }
 
@@ -454,11 +464,11 @@ do_install() {
 
     Logs:    journalctl -u $SERVICE -f
     Status:  systemctl status $SERVICE
-    Next steps (the devices have one owner at a time, so stop the service first):
+    Next steps (the devices have one owner at a time, so stop the service first;
+    the commands run as $SERVICE_USER in its private folder $STATEDIR):
       sudo systemctl stop $SERVICE
-      cd $STATEDIR
-      sudo -u $SERVICE_USER env GPIOZERO_PIN_FACTORY=lgpio $VENV/bin/companion doctor
-      sudo -u $SERVICE_USER env GPIOZERO_PIN_FACTORY=lgpio $VENV/bin/companion enroll
+      sudo -u $SERVICE_USER env -C $STATEDIR GPIOZERO_PIN_FACTORY=lgpio $VENV/bin/companion doctor
+      sudo -u $SERVICE_USER env -C $STATEDIR GPIOZERO_PIN_FACTORY=lgpio $VENV/bin/companion enroll
       sudo systemctl start $SERVICE
     (doctor checks I2C/OLED, serial, groups and pins; enroll teaches it your card tags)
     Upgrade: git pull, then run this script again.

@@ -5,7 +5,9 @@ power cut) after a random number of commands. Every progress line the simulator
 printed came after that command's outcome was on screen, so the last one says how
 many inputs players had seen. After the kill the journal must open intact, hold at
 least those inputs, and a resumed session must equal the uninterrupted game at the
-same point. CI runs a bounded number of rounds; ``COMPANION_LONG=1`` runs 200.
+same point. Every eighth round the real daemon (``companion run``, mock GPIO) is then
+started on what the kill left: it must come up and resume that game. CI runs a bounded
+number of rounds; ``COMPANION_LONG=1`` runs 200.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import random
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import time
@@ -61,6 +64,28 @@ def kill_at(tmp, commands, stop_after: int, delay: float) -> int:
     return shown[-1] if shown else 0
 
 
+def daemon_resumes(tmp) -> str:
+    """Start ``companion run`` on the state a kill left; returns its READY status line."""
+    config = tmp / "config.toml"
+    config.write_text('[oled]\ndriver = "none"\n[reader]\nkind = "none"\n[leds]\n'
+                      f'sink = "none"\n[paths]\nstate_dir = "{tmp / "state"}"\n')
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(tmp / "notify"))
+        sock.settimeout(60)
+        proc = subprocess.Popen(COMPANION + ["run", "--config", str(config)], cwd=tmp,
+                                env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock",
+                                     "NOTIFY_SOCKET": str(tmp / "notify")},
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            while "READY=1" not in (message := sock.recv(4096).decode()):
+                pass
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err
+    return next(line[7:] for line in message.splitlines() if line.startswith("STATUS="))
+
+
 def test_sigkill_at_random_points_loses_nothing_shown(game, tmp_path):
     commands, states = game
     rnd = random.Random(2026)
@@ -95,5 +120,11 @@ def test_sigkill_at_random_points_loses_nothing_shown(game, tmp_path):
         assert game.to_dict()["state"] == states[kept], f"round {round_}"
         points.append(kept)
         journal.close()
+        if round_ % 8 == 0:  # the box powered on again: the daemon resumes that game
+            status = daemon_resumes(tmp)
+            if record.status == "playing":
+                assert status.startswith(f"Game #{record.id}: "), status
+            with Journal(db) as again:  # and changed nothing by starting
+                assert len(Journal.effective_inputs(again.load(record.id).entries)) == kept
     # The kills really were spread over the game.
     assert len(set(points)) >= min(ROUNDS, 8) // 2

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Entry, GameRecord, GameSummary, Journal, JournalError
+from companion.journal import Entry, GameRecord, GameSummary, Journal, JournalError, salvage
 
 ROOT = Path(__file__).resolve().parents[1]
 NAV = {"player": "mercurial", "do": "navigate", "card": "H"}
@@ -269,6 +269,93 @@ def test_truncated_journal_is_a_journal_error(tmp_path, cut):
     path.write_bytes(data[:keep])
     with pytest.raises(JournalError, match=f"journal {path} is not readable: "):
         Journal(path)
+
+
+def test_damage_is_told_apart_from_what_salvage_must_not_touch(tmp_path):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"\x13" * 4096)
+    with pytest.raises(JournalError) as broken:
+        Journal(garbage)
+    assert broken.value.damaged
+    foreign = tmp_path / "foreign.db"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE t (x)")
+    with pytest.raises(JournalError) as theirs:
+        Journal(foreign)
+    assert not theirs.value.damaged
+
+
+def _three_games(path, entries=40):
+    with Journal(path) as j:
+        for g in range(3):
+            gid = j.new_game("entanglion", g, {"o": g}, {"s": g})
+            for n in range(entries):
+                j.record(gid, {"n": n, "pad": "x" * 200}, turns=n, status="playing")
+        j.record(1, {"n": "end"}, turns=99, status="won", reason="all parts")
+
+
+@pytest.mark.parametrize("cut", ["tail", "page"])
+def test_salvage_keeps_a_readable_prefix_and_the_damaged_file(tmp_path, cut):
+    path = tmp_path / "journal.db"
+    _three_games(path)
+    data = bytearray(path.read_bytes())
+    if cut == "tail":
+        del data[-3 * 4096:]
+    else:
+        data[5 * 4096:5 * 4096 + 200] = b"\xff" * 200
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalError):
+        Journal(path)
+    journal, account = salvage(path)
+    with journal:
+        assert "journal.db.damaged-1" in account and "\n" not in account
+        assert (tmp_path / "journal.db.damaged-1").read_bytes() == bytes(data)
+        for summary in journal.games():
+            record = journal.load(summary.id)
+            seqs = [e.seq for e in record.entries]
+            assert seqs == list(range(1, len(seqs) + 1))  # a prefix, no holes
+            assert all(e.action["n"] == i for i, e in enumerate(record.entries[:40]))
+            assert record.inputs == len(Journal.effective_inputs(record.entries))
+            assert record.options == {"o": summary.id - 1}
+    assert Journal(path).games()  # the new journal opens as any other
+
+
+def test_salvage_reads_around_a_broken_index_and_trims_what_the_engine_refuses(tmp_path):
+    path = tmp_path / "journal.db"
+    _three_games(path, entries=10)
+    with sqlite3.connect(path) as db:
+        page = db.execute("SELECT rootpage FROM sqlite_master"
+                          " WHERE name = 'sqlite_autoindex_entries_1'").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    data[(page - 1) * 4096 + 8:(page - 1) * 4096 + 400] = b"\xee" * 392  # the index only
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalError):
+        Journal(path)
+
+    def replays(game, seed, options, setup, inputs):  # an engine that stops after 7
+        return all(i.get("n") == k for k, i in enumerate(inputs)) and len(inputs) <= 7
+
+    journal, account = salvage(path, replays)
+    with journal:
+        games = journal.games()
+        assert len(games) == 3
+        for summary in games:
+            inputs = Journal.effective_inputs(journal.load(summary.id).entries)
+            assert [i["n"] for i in inputs] == list(range(7))  # read past the index, trimmed
+            assert summary.status == "playing"  # trimmed games can be resumed
+        assert "kept up to entry 7" in account
+
+
+def test_salvage_of_nothing_readable_is_an_empty_journal(tmp_path):
+    path = tmp_path / "journal.db"
+    path.write_bytes(os.urandom(8192))
+    journal, account = salvage(path)
+    with journal:
+        assert journal.games() == [] and "nothing in it was readable" in account
+    assert (tmp_path / "journal.db.damaged-1").exists()
+    path.write_bytes(os.urandom(8192))
+    salvage(path)[0].close()
+    assert (tmp_path / "journal.db.damaged-2").exists()  # an earlier one is never replaced
 
 
 def test_newer_schema_and_foreign_database_are_refused(tmp_path):

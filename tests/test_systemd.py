@@ -256,10 +256,40 @@ def test_unit_hardening(unit):
         "ProtectHostname": "yes", "LockPersonality": "yes", "RestrictRealtime": "yes",
         "RestrictNamespaces": "yes", "RestrictSUIDSGID": "yes",
         "SystemCallArchitectures": "native", "UMask": "0077", "IPAddressDeny": "any",
+        "PrivateNetwork": "yes", "ProtectProc": "invisible", "PrivateMounts": "yes",
+        "RemoveIPC": "yes", "SystemCallErrorNumber": "EPERM", "StateDirectoryMode": "0700",
+        "CapabilityBoundingSet": "", "AmbientCapabilities": "",
     }
     assert {k: service.get(k) for k in expected} == expected
-    # left out on purpose (see the comment in the unit): libffi closures
-    assert "MemoryDenyWriteExecute" not in service
+    assert values(unit, "Service", "SystemCallFilter") == ["@system-service",
+                                                             "~@privileged @resources"]
+    # left out on purpose (see the comments in the unit): libffi closures; gpiozero
+    # reads /proc/cpuinfo and /proc/device-tree; device access goes by group
+    for key in ("MemoryDenyWriteExecute", "ProcSubset", "PrivateUsers"):
+        assert key not in service
+    # no way in from outside: no sockets to be activated by
+    assert not [k for k in service if k.startswith("Listen")]
+
+
+def test_unit_does_not_restart_what_a_person_must_fix(unit):
+    assert value(unit, "Service", "RestartPreventExitStatus") == "2"
+
+
+EXPOSURE_GOAL = 3.0  # issue 8
+
+
+@needs_analyze
+def test_security_exposure_is_at_most_3(tmp_path):
+    """``systemd-analyze security --offline=yes`` (systemd >= 250) on the unit file."""
+    result = analyze("security", "--offline=yes", "--no-pager",
+                     str(verifiable_copy(tmp_path)))
+    if "--offline" in result.stderr and result.returncode != 0:
+        pytest.skip(f"this systemd-analyze has no --offline: {result.stderr.strip()}")
+    m = re.search(r"Overall exposure level for companion\.service: (\d+\.\d+)", result.stdout)
+    assert m, result.stdout + result.stderr
+    exposure = float(m.group(1))
+    print(f"systemd-analyze security exposure: {exposure}")
+    assert exposure <= EXPOSURE_GOAL, result.stdout
 
 
 # ------------------------------------------------------ (c) the udev rule --
