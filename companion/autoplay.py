@@ -34,7 +34,6 @@ class AutoPlayer:
         self.seed = seed
         self.table: Table | None = None  # QNO's real cards (the box never sees them)
         self._move: dict[str, Any] | None = None  # the QLANET move being made
-        self._table_game: int | None = None
 
     def next_command(self, s: Session) -> str | None:
         """The next command to type, or None when the game is over."""
@@ -87,9 +86,9 @@ class AutoPlayer:
     def _qno(self, s: Session, screen: dict[str, Any]) -> str:
         """QNO: the table deals real cards; taps for cards, menus for the rest."""
         g = s.game
-        if self.table is None or self._table_game != s.game_id:
-            self.table = Table(g.players, self.seed)
-            self._table_game = s.game_id
+        # Rebuilt from the log each time, so an undo puts the cards back too.
+        self.table = Table.of(g, self.seed)
+        self.table.rng ^= len(g.inputs) + 1  # varied choices; the cards are the same
         if s.menu is not None:
             return "press back"
         act = self.table.choose(g)

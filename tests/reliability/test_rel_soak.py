@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bench.harness import ErrorLog, Rig, command_event, scale, write_config
 from companion.autoplay import AutoPlayer
 from companion.inputs import Tag
 from companion.journal import Journal
 
 GAMES = scale(6, 10_000)
+OTHER_GAMES = scale(3, 1_000)  # each of QNO and QLANET
 UNKNOWN = "04FFFFFFFFFF00"  # a tag in no registry
 
 
@@ -34,7 +37,8 @@ def noise(rig: Rig, rnd: random.Random) -> None:
         uid = rig.registry.find("H")[0][0]
         rig.tap(7, uid)  # a pad that is not configured
     elif kind == 2:
-        other = [uid for uid, card in rig.registry if card.game != "entanglion"]
+        playing = rig.session.ui.NAME if rig.session.mode != "menu" else "entanglion"
+        other = [uid for uid, card in rig.registry if card.game != playing]
         if other:
             rig.tap(rnd.choice((1, 2)), rnd.choice(other))
     elif kind == 3:
@@ -53,7 +57,7 @@ def play(rig: Rig, player: AutoPlayer, rnd: random.Random, limit: int = 20_000) 
         command = player.next_command(rig.session)
         if command is None:
             return n
-        rig.input(command_event(rig.registry, command))
+        rig.input(command_event(rig.registry, command, player.game))
     raise AssertionError(f"no end after {limit} commands")
 
 
@@ -83,6 +87,30 @@ def test_random_complete_games_through_the_daemon_input_path(fast_dir):
         assert not errors.records, errors.text()
         assert rig.display.failures == 0
     assert sum(outcomes.values()) == GAMES
+
+
+@pytest.mark.parametrize("name, options", [
+    ("qno", lambda rnd: {"players": rnd.choice((2, 3, 4, 5, 6)),
+                         "hands": rnd.choice(("tracked", "honour"))}),
+    ("qlanet", lambda rnd: {})])
+def test_qno_and_qlanet_games_through_the_daemon_input_path(fast_dir, name, options):
+    """The same soak for the two other games, with the same noise between moves."""
+    config = write_config(fast_dir / "config.toml", state_dir=fast_dir / "state")
+    rnd = random.Random(20261122)
+    seeds = iter(range(9_000_000, 10_000_000))
+    with ErrorLog() as errors, Rig(config, seed=lambda: next(seeds)) as rig:
+        for n in range(OTHER_GAMES):
+            player = AutoPlayer(rnd.randrange(2**32), taps=rnd.random() < 0.8,
+                                options=options(rnd), game=name)
+            play(rig, player, rnd)
+            s = rig.session
+            assert s.ui.NAME == name and s.game.status == "won", n
+            record = rig.journal.load(s.game_id)
+            replayed = s.ui.replay(record.seed, record.options, record.setup,
+                                   Journal.effective_inputs(record.entries))
+            assert replayed.to_dict() == s.game.to_dict(), f"{name} game {n} does not replay"
+            rig.new_game_from_the_end()
+        assert not errors.records, errors.text()
 
 
 def test_a_tag_event_for_every_kind_of_garbage_uid_is_refused_calmly(tmp_path):
