@@ -59,6 +59,7 @@ import json
 from typing import Any, Iterable
 
 from ...chance import below, seed_state, shuffle
+from ..snapshots import SnapshotEngine
 from . import quantum as qm
 from .cards import (
     BM,
@@ -127,10 +128,11 @@ def _forced_item_ok(item: Any) -> bool:
     return item is None or (_is_int(item) and item in (0, 1)) or item in BELLS or item in CARDS
 
 
-class Qlanet:
+class Qlanet(SnapshotEngine):
     """A game of QLANET from the opening to the win."""
 
     game = "qlanet"
+    illegal = IllegalAction
 
     def __init__(self, seed: int = 0, options: dict[str, Any] | None = None,
                  setup: dict[str, Any] | None = None, forced: Iterable[Any] = ()):
@@ -177,43 +179,6 @@ class Qlanet:
         """The board as ``viewer`` (0, 1, "spectator", "truth") may see it; see knowledge."""
         return knowledge_view(self, viewer)
 
-    def push(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """Apply one input; returns the log entries it produced.
-
-        Raises :class:`IllegalAction` (state unchanged) when the input is not allowed.
-        """
-        act = self._normalise(action)
-        reason = self._reason(act)
-        if reason:
-            raise IllegalAction(reason)
-        base, start = self.state, len(self.log)
-        # The input runs on a copy: the state before it is the undo snapshot.
-        self.state = base.clone()
-        try:
-            self._perform(act)
-        except IllegalAction:  # a forced outcome that cannot be used here
-            self.state = base
-            del self.log[start:]
-            raise
-        self._history.append((base, start))
-        self.inputs.append(act)
-        return self.log[start:]
-
-    def pop(self) -> dict[str, Any]:
-        """Undo the last input (chance comes back too); returns it."""
-        if not self._history:
-            raise IllegalAction("nothing to undo")
-        self.state, start = self._history.pop()
-        del self.log[start:]
-        return self.inputs.pop()
-
-    def check(self, action: dict[str, Any]) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal (forced outcomes unchecked)."""
-        try:
-            return self._reason(self._normalise(action))
-        except IllegalAction as exc:
-            return str(exc)
-
     def legal_actions(self) -> list[dict[str, Any]]:
         """Every legal input for the awaited camp.
 
@@ -237,10 +202,6 @@ class Qlanet:
         p = s.turn_player if player is None else player
         return any(self._has_target(card) for card in _distinct(s.hands[p]))
 
-    def copy(self) -> "Qlanet":
-        """An independent game in the same position (its undo history starts empty)."""
-        return Qlanet.from_dict(self.to_dict())
-
     # ----------------------------------------------------------- serialisation
 
     def to_dict(self) -> dict[str, Any]:
@@ -263,14 +224,6 @@ class Qlanet:
         g.pending = data.get("pending")
         g.inputs = _copy(data["inputs"])
         g._history = []
-        return g
-
-    @classmethod
-    def replay(cls, seed: int, options: dict[str, Any] | None, setup: dict[str, Any] | None,
-               forced: Iterable[Any], inputs: Iterable[dict[str, Any]]) -> "Qlanet":
-        g = cls(seed, options, setup, forced)
-        for act in inputs:
-            g.push(act)
         return g
 
     # ------------------------------------------------------------ validation

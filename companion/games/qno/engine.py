@@ -31,6 +31,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from ...chance import below, seed_state
+from ..snapshots import SnapshotEngine
 from . import circuit
 from .cards import (
     DRAW_TWO, HAND_SIZE, REVERSE, SKIP, CNOT, H, X, full_deck, is_card, parse,
@@ -59,10 +60,11 @@ def playable(card: str, top_state: str | None, top_value: str | None) -> bool:
     return state is None or state == top_state or (top_value is not None and value == top_value)
 
 
-class Qno:
+class Qno(SnapshotEngine):
     """A game of QNO from the deal to the win."""
 
     game = "qno"
+    illegal = IllegalAction
 
     def __init__(self, seed: int = 0, options: dict[str, Any] | None = None,
                  setup: dict[str, Any] | None = None, forced: Iterable[int] = ()):
@@ -109,47 +111,14 @@ class Qno:
             return None
         return s.pending["player"] if s.pending else s.turn
 
-    def push(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """Apply one input; returns the log entries it produced."""
-        act = self._normalise(action)
-        reason = self._reason(act)
-        if reason:
-            raise IllegalAction(reason)
-        before, start = self.state, len(self.log)
-        self.state = before.clone()
-        try:
-            self._perform(act)
-        except BaseException:
-            self.state = before
-            del self.log[start:]
-            raise
-        self._history.append((before, start))
-        self.inputs.append(act)
-        return self.log[start:]
-
-    def pop(self) -> dict[str, Any]:
-        """Undo the last input; returns it."""
-        if not self._history:
-            raise IllegalAction("nothing to undo")
-        self.state, start = self._history.pop()
-        del self.log[start:]
-        return self.inputs.pop()
-
     def undo_refusal(self) -> str | None:
         """Why the last input may not be taken back at the table (None: it may).
 
         The engine itself can always ``pop``; players must not undo a revealed H
         outcome, or they could guess again knowing the answer."""
-        if self._history and any(e["type"] == "reveal"
-                                 for e in self.log[self._history[-1][1]:]):
+        if any(e["type"] == "reveal" for e in self.last_entries()):
             return "An H outcome was shown: no undo"
         return None
-
-    def check(self, action: dict[str, Any]) -> str | None:
-        try:
-            return self._reason(self._normalise(action))
-        except IllegalAction as exc:
-            return str(exc)
 
     def legal_actions(self) -> list[dict[str, Any]]:
         """Every legal input now (plays of gates without a qubit: a prompt follows)."""
@@ -202,17 +171,6 @@ class Qno:
         g.log = [dict(e) for e in data["log"]]
         g.inputs = [dict(i) for i in data["inputs"]]
         g._history = []
-        return g
-
-    def copy(self) -> "Qno":
-        return Qno.from_dict(self.to_dict())
-
-    @classmethod
-    def replay(cls, seed: int, options: dict[str, Any] | None, setup: dict[str, Any] | None,
-               forced: Iterable[int], inputs: Iterable[dict[str, Any]]) -> "Qno":
-        g = cls(seed, options, setup, forced)
-        for act in inputs:
-            g.push(act)
         return g
 
     # ------------------------------------------------------------ validation
