@@ -1,0 +1,421 @@
+"""Draw docs/architecture.svg and the "where each part lives" table of docs/design.md
+from one declared model of the companion's parts, and check the model against the code.
+
+The model below says which modules make up each part, which parts each may import, and
+which third-party packages it may use. ``--check`` (and ``tests/test_docs.py``) fails
+when the picture no longer matches the code:
+
+* a module named in the model does not exist;
+* a module of the package belongs to no part, or to two (so a new module must be placed);
+* a module imports a part it may not (the pure core importing the shell, say), or a
+  third-party package its part may not use;
+* the committed SVG or the design's table is not what this script makes today.
+
+Planned parts (drawn dashed) hold no modules yet; when one is built, give it its modules.
+
+    python docs/make_architecture.py           # rewrite the SVG and the table
+    python docs/make_architecture.py --check   # exit 1 and say why if anything is stale
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+ROOT = Path(__file__).resolve().parents[1]
+SVG_FILE = ROOT / "docs" / "architecture.svg"
+DESIGN_FILE = ROOT / "docs" / "design.md"
+TABLE_START = "<!-- parts table: written by docs/make_architecture.py -->"
+TABLE_END = "<!-- end of parts table -->"
+ANY = None  # a part that may import any part, or use any third-party package
+
+
+@dataclass(frozen=True)
+class Part:
+    key: str
+    title: str
+    role: str  # one line: what it does
+    cell: tuple[int, int]  # (column, row) in the picture
+    modules: tuple[str, ...] = ()
+    devices: str = ""  # the outside world it talks to, if any
+    may_import: tuple[str, ...] | None = ()  # other parts; ANY for all
+    third_party: tuple[str, ...] | None = ()  # top-level package names; ANY for all
+    planned: bool = False
+
+
+def _in(folder: str, *names: str) -> tuple[str, ...]:
+    return tuple(f"companion/{folder}{name}.py" for name in names)
+
+
+ENGINE_MODULES = (
+    _in("games/entanglion/", "board", "cards", "quantum", "options", "state", "engine",
+        "report", "explain")
+    + _in("games/qno/", "cards", "circuit", "options", "state", "engine", "table", "report",
+          "explain")
+    + _in("games/qlanet/", "cards", "quantum", "knowledge", "options", "state", "engine",
+          "report")
+    + _in("games/", "rulings", "snapshots") + _in("", "chance")
+)
+
+PARTS = (
+    Part("inputs", "Inputs", "device threads only enqueue events", (0, 1),
+         _in("", "inputs") + _in("hardware/", "buttons", "link", "protocol", "rdm6300",
+                                 "fake_pico"),
+         devices="buttons, Pico reader pads, RDM6300",
+         may_import=(), third_party=("gpiozero", "serial")),
+    Part("loop", "Event loop", "one thread takes one event at a time", (1, 1),
+         _in("", "daemon", "sim", "box", "config"),
+         devices="systemd runs it; the simulator types events",
+         may_import=ANY, third_party=ANY),
+    Part("session", "Session", "menus, set-up, undo: inputs to actions", (2, 1),
+         _in("", "session", "registry") + _in("games/", "common")
+         + _in("games/entanglion/", "ui") + _in("games/qno/", "ui") + _in("games/qlanet/", "ui"),
+         may_import=("engines", "journal", "inputs")),
+    Part("engines", "Game engines", "the pure core: rules, chance in the state", (3, 1),
+         ENGINE_MODULES),
+    Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
+         _in("", "journal")),
+    Part("views", "Views", "pure: models to OLED image, LED colours", (2, 2),
+         _in("views/", "oled", "leds", "terminal", "font"),
+         may_import=("engines",), third_party=("PIL",)),
+    Part("adapters", "Output adapters", "send only what changed; a fake for each", (1, 2),
+         _in("hardware/", "display", "oled", "leds", "buzzer") + _in("", "notify"),
+         devices="OLED, LEDs via the Pico, buzzer, systemd",
+         may_import=("views", "engines"), third_party=("PIL", "luma", "gpiozero")),
+    Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
+         _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay")
+         + _in("printing/", "__init__", "sheet", "qno", "qlanet"),
+         may_import=ANY, third_party=ANY),
+    Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),
+         planned=True),
+    Part("hints", "Odds and hints", "pure look-ahead on game copies", (3, 0),
+         planned=True),
+)
+
+# Data flow: (from part, to part, label). These are the picture's arrows.
+FLOWS = (
+    ("inputs", "loop", "events, queued"),
+    ("loop", "session", "one at a time"),
+    ("session", "engines", "actions, state"),
+    ("session", "journal", "input first"),
+    ("session", "views", "screen and LED models"),
+    ("views", "adapters", "image, LED frame"),
+    ("web", "loop", "inputs"),
+    ("hints", "engines", "plays copies"),
+)
+
+BY_KEY = {p.key: p for p in PARTS}
+
+
+# ---------------------------------------------------------------------- the check
+
+
+def package_modules(root: Path = ROOT) -> list[str]:
+    """Every module of the package that must sit in a part: all ``.py`` files except
+    ``__main__.py`` and the ``__init__.py`` files that define nothing (re-exports)."""
+    out = []
+    for path in sorted((root / "companion").rglob("*.py")):
+        if path.name == "__main__.py":
+            continue
+        if path.name == "__init__.py" and not _defines_something(path):
+            continue
+        out.append(path.relative_to(root).as_posix())
+    return out
+
+
+def _defines_something(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(isinstance(n, (ast.FunctionDef, ast.ClassDef)) for n in tree.body)
+
+
+def _module_file(dotted: str, root: Path) -> Path | None:
+    base = root.joinpath(*dotted.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def imports_of(path: Path, root: Path = ROOT) -> tuple[set[str], set[str]]:
+    """(package files, third-party top-level names) that ``path`` imports, lazily too."""
+    rel = path.relative_to(root).with_suffix("").parts
+    package = list(rel[:-1]) if rel[-1] != "__init__" else list(rel[:-1])
+    inner: set[str] = set()
+    outer: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            # "from .views import oled" imports the module companion/views/oled.py
+            names = [f"{module}.{a.name}" if _module_file(f"{module}.{a.name}", root)
+                     else module for a in node.names]
+        for name in names:
+            top = name.split(".")[0]
+            if top == "companion":
+                found = _module_file(name, root)
+                if found is not None:
+                    inner.add(found.relative_to(root).as_posix())
+            elif top and top not in sys.stdlib_module_names:
+                outer.add(top)
+    return inner, outer
+
+
+def check(root: Path = ROOT) -> list[str]:
+    """Every way the model and the code disagree, one line each (none: they agree)."""
+    problems: list[str] = []
+    owner: dict[str, str] = {}
+    for part in PARTS:
+        if part.planned and part.modules:
+            problems.append(f"{part.key} is planned but lists modules: drop planned=True")
+        if not part.planned and not part.modules:
+            problems.append(f"{part.key} has no modules")
+        for module in part.modules:
+            if not (root / module).is_file():
+                problems.append(f"{module} (part {part.key}) does not exist")
+            if module in owner:
+                problems.append(f"{module} is in both {owner[module]} and {part.key}")
+            owner.setdefault(module, part.key)
+    for module in package_modules(root):
+        if module not in owner:
+            problems.append(f"{module} is in no part of docs/make_architecture.py: add it "
+                            "to the part it belongs to")
+    for flow in FLOWS:
+        for key in flow[:2]:
+            if key not in BY_KEY:
+                problems.append(f"flow {flow} names an unknown part {key!r}")
+    for part in PARTS:
+        for module in part.modules:
+            if not (root / module).is_file():
+                continue
+            inner, outer = imports_of(root / module, root)
+            problems += _import_problems(part, module, inner, outer, owner, root)
+    return problems
+
+
+def _import_problems(part: Part, module: str, inner: set[str], outer: set[str],
+                     owner: dict[str, str], root: Path) -> list[str]:
+    problems = []
+    if part.may_import is not ANY:
+        for target in sorted(inner):
+            for key in _parts_behind(target, owner, root):
+                if key != part.key and key not in part.may_import:
+                    problems.append(f"{module} ({part.key}) imports {target} ({key}); "
+                                    f"{part.key} may import only {_list(part.may_import)}")
+    if part.third_party is not ANY:
+        for name in sorted(outer - set(part.third_party)):
+            problems.append(f"{module} ({part.key}) imports {name}; {part.key} may use only "
+                            f"{_list(part.third_party)}")
+    return problems
+
+
+def _parts_behind(target: str, owner: dict[str, str], root: Path) -> set[str]:
+    """The part of an imported module; a package re-export counts as what it re-exports."""
+    if target in owner:
+        return {owner[target]}
+    if target.endswith("__init__.py"):
+        inner, _ = imports_of(root / target, root)
+        return set().union(*(_parts_behind(t, owner, root) for t in inner if t != target))
+    return set()
+
+
+def _list(keys: tuple[str, ...]) -> str:
+    return ", ".join(keys) if keys else "nothing"
+
+
+# ---------------------------------------------------------------------- the picture
+
+COL_W, COL_GAP, ROW_GAP, MARGIN, TOP = 270, 110, 70, 30, 70
+LINE, TITLE_H, CHARS = 15, 44, 38
+INK, GREY, CORE, SHELL, PLANNED = "#1f2933", "#616e7c", "#e3f2e6", "#e8eef7", "#ffffff"
+
+
+def module_lines(part: Part) -> list[str]:
+    """The part's modules as short lines: top-level files by name, then each folder
+    on a line of its own with its modules' names below it (or with its one module)."""
+    folders: dict[str, list[str]] = {}
+    for module in part.modules:
+        path = Path(module).relative_to("companion")
+        folder = "" if path.parent == Path(".") else f"{path.parent.as_posix()}/"
+        folders.setdefault(folder, []).append(path.stem if folder else path.name)
+    lines = []
+    for folder, names in sorted(folders.items(), key=lambda item: item[0] != ""):
+        if folder and len(names) == 1:
+            lines.append(f"{folder}{names[0]}.py")
+            continue
+        if folder:
+            lines.append(folder)
+        indent = "  " if folder else ""
+        line = ""
+        for name in names:
+            if line and len(indent) + len(line) + len(name) + 1 > CHARS:
+                lines.append(indent + line)
+                line = ""
+            line = f"{line} {name}" if line else name
+        lines.append(indent + line)
+    return lines
+
+
+def _title_h(part: Part) -> int:
+    return TITLE_H + (LINE if part.devices else 0)
+
+
+def box_height(part: Part) -> int:
+    return _title_h(part) + LINE * max(1, len(module_lines(part))) + 12
+
+
+def layout() -> tuple[dict[str, tuple[int, int, int, int]], int, int]:
+    """Each part's (x, y, w, h), and the picture's width and height."""
+    grid_rows = sorted({p.cell[1] for p in PARTS if p.key != "tools"})
+    heights = {r: max(box_height(p) for p in PARTS if p.cell[1] == r) for r in grid_rows}
+    tops, y = {}, TOP
+    for r in grid_rows:
+        tops[r] = y
+        y += heights[r] + ROW_GAP
+    columns = max(p.cell[0] for p in PARTS) + 1
+    width = 2 * MARGIN + columns * COL_W + (columns - 1) * COL_GAP
+    boxes = {}
+    for p in PARTS:
+        if p.key == "tools":
+            continue
+        col, row = p.cell
+        boxes[p.key] = (MARGIN + col * (COL_W + COL_GAP), tops[row], COL_W, heights[row])
+    tools = BY_KEY["tools"]
+    tools_h = TITLE_H + LINE + 12
+    boxes["tools"] = (MARGIN, y, width - 2 * MARGIN, tools_h)
+    return boxes, width, y + tools_h + MARGIN
+
+
+def _text(x: float, y: float, s: str, size: int = 12, *, mono: bool = False,
+          anchor: str = "start", weight: str = "normal", colour: str = INK) -> str:
+    family = "monospace" if mono else "sans-serif"
+    return (f'<text x="{x:g}" y="{y:g}" font-family="{family}" font-size="{size}" '
+            f'font-weight="{weight}" text-anchor="{anchor}" fill="{colour}">{escape(s)}</text>')
+
+
+def _arrow(boxes: dict, a: str, b: str, label: str, dashed: bool) -> list[str]:
+    ax, ay, aw, ah = boxes[a]
+    bx, by, bw, bh = boxes[b]
+    style = ' stroke-dasharray="6 4"' if dashed else ""
+    if BY_KEY[a].cell[1] == BY_KEY[b].cell[1]:  # same row: horizontal, at the title
+        y = ay + 24
+        x1, x2 = (ax + aw, bx) if ax < bx else (ax, bx + bw)
+        points = [(x1, y), (x2, y)]
+        at = ((x1 + x2) / 2, y - 8, "middle")
+    elif BY_KEY[a].cell[0] == BY_KEY[b].cell[0]:  # same column: vertical
+        x = ax + aw / 2
+        y1, y2 = (ay + ah, by) if ay < by else (ay, by + bh)
+        points = [(x, y1), (x, y2)]
+        at = (x + 8, (y1 + y2) / 2 + 4, "start")
+    else:  # an elbow: across from a's side, then down into b's top
+        y = ay + 24
+        x2 = bx + bw / 2
+        x1 = ax + aw if ax < bx else ax
+        points = [(x1, y), (x2, y), (x2, by)]
+        at = ((x1 + x2) / 2, y - 8, "middle")
+    path = " ".join(f"{x:g},{y:g}" for x, y in points)
+    return [f'<polyline points="{path}" fill="none" stroke="{INK}" stroke-width="1.6"'
+            f'{style} marker-end="url(#head)"/>',
+            _text(at[0], at[1], label, 11, anchor=at[2], colour=GREY)]
+
+
+def svg() -> str:
+    boxes, width, height = layout()
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}">',
+           "<defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" "
+           "markerWidth=\"8\" markerHeight=\"8\" orient=\"auto-start-reverse\">"
+           f"<path d=\"M0,0 L10,5 L0,10 z\" fill=\"{INK}\"/></marker></defs>",
+           f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+           _text(MARGIN, 34, "companion: the parts and where they live", 18, weight="bold"),
+           _text(MARGIN, 54, "Arrows are data flow. Green: the pure core (no I/O, no "
+                 "threads, no clock). Dashed: planned, not built yet. Generated by "
+                 "docs/make_architecture.py.", 12, colour=GREY)]
+    for a, b, label in FLOWS:
+        out += _arrow(boxes, a, b, label, BY_KEY[a].planned or BY_KEY[b].planned)
+    for part in PARTS:
+        x, y, w, h = boxes[part.key]
+        fill = PLANNED if part.planned else CORE if part.key == "engines" else SHELL
+        dash = ' stroke-dasharray="6 4"' if part.planned else ""
+        out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="8" fill="{fill}" '
+                   f'stroke="{INK}" stroke-width="1.4"{dash}/>')
+        title = part.title + (" (planned)" if part.planned else "")
+        out.append(_text(x + 10, y + 20, title, 14, weight="bold"))
+        out.append(_text(x + 10, y + 36, part.role, 11, colour=GREY))
+        if part.devices:
+            out.append(_text(x + 10, y + 51, part.devices, 11, colour=GREY))
+        lines = module_lines(part) or ["(not built yet)"]
+        if part.key == "tools":
+            lines = ["  ".join(line.strip() for line in lines)]
+        for i, line in enumerate(lines):
+            out.append(_text(x + 10, y + _title_h(part) + 8 + i * LINE, line, 11, mono=True))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------- the table
+
+
+def table() -> str:
+    """The markdown table of docs/design.md: each part, what it does, where it lives."""
+    rows = ["| part | what it does | where it lives | may import |", "|---|---|---|---|"]
+    for part in PARTS:
+        folders: dict[str, list[str]] = {}
+        for module in part.modules:
+            folder, _, name = module.rpartition("/")
+            folders.setdefault(folder, []).append(name)
+        where = "; ".join(f"`{folder}/`: " + ", ".join(names) for folder, names in folders.items())
+        imports = ("-" if part.planned else "anything" if part.may_import is ANY
+                   else ", ".join(BY_KEY[k].title.lower() for k in part.may_import) or "nothing")
+        where = where or "not built yet"
+        role = f"{part.role} ({part.devices})" if part.devices else part.role
+        rows.append(f"| {part.title} | {role} | {where} | {imports} |")
+    return "\n".join(rows)
+
+
+def fill_design(text: str) -> str:
+    start, end = text.index(TABLE_START), text.index(TABLE_END)
+    return text[: start + len(TABLE_START)] + "\n" + table() + "\n" + text[end:]
+
+
+def stale(root: Path = ROOT) -> list[str]:
+    """The generated files that differ from what this script makes now."""
+    out = []
+    if not SVG_FILE.is_file() or SVG_FILE.read_text(encoding="utf-8") != svg():
+        out.append(f"{SVG_FILE.relative_to(root)} is stale")
+    design = DESIGN_FILE.read_text(encoding="utf-8")
+    if fill_design(design) != design:
+        out.append(f"the parts table in {DESIGN_FILE.relative_to(root)} is stale")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--check"]:
+        problems = check() + [f"{s}: run python docs/make_architecture.py" for s in stale()]
+        for line in problems:
+            print(line, file=sys.stderr)
+        return 1 if problems else 0
+    if argv:
+        print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
+        return 2
+    problems = check()
+    if problems:
+        for line in problems:
+            print(line, file=sys.stderr)
+        return 1
+    SVG_FILE.write_text(svg(), encoding="utf-8")
+    DESIGN_FILE.write_text(fill_design(DESIGN_FILE.read_text(encoding="utf-8")),
+                           encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
