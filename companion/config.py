@@ -1,7 +1,7 @@
 """The box's config file: which pins, which screen, which readers, which defaults.
 
 The file is TOML, ``/etc/companion/config.toml`` unless ``--config`` names another,
-and every key in it is optional: the defaults are the reference build of DESIGN.md.
+and every key in it is optional: the defaults are the reference build (docs/design.md).
 A maker edits it with a text editor on a box with no keyboard or screen attached,
 so loading is strict and every problem is ONE line naming the file, the line and
 the dotted key::

@@ -275,7 +275,7 @@ def test_unit_does_not_restart_what_a_person_must_fix(unit):
     assert value(unit, "Service", "RestartPreventExitStatus") == "2"
 
 
-EXPOSURE_GOAL = 3.0  # issue 8
+EXPOSURE_GOAL = 3.0  # docs/performance.md
 
 
 @needs_analyze

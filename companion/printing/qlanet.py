@@ -1,6 +1,6 @@
 """QLANET's gate cards (and, optionally, the nine planet tokens) as print-and-play faces.
 
-Our own art and words, after the rules research (qno-qlanet-rules.md, II-1.1/1.2):
+Our own art and words, after the rules as docs/rules/qlanet.md states them:
 each card shows its name, its cost in the top right corner, a small drawing of what it
 does and one line of effect. One-planet cards (X, H, Z, M) are square-cornered; the
 two-planet cards (CX0, CX1, SW, BM) have a cut corner, on the card and on the drawing.

@@ -209,7 +209,7 @@ def qno_frame(model: Mapping, phase: int = 0) -> Frame:
 
 # ------------------------------------------------------------------ QLANET
 
-# The app's colour code (rules Part IV 5.2): camp 0 pink, camp 1 blue; a known state
+# The app's colour code: camp 0 pink, camp 1 blue; a known state
 # is a medium shade, a 50/50 state a pale one, a fixed planet full brightness.
 QLANET_COLOURS: dict[str, RGB] = {
     "F0": (255, 0, 90), "0": (140, 0, 50), "+": (90, 40, 60),

@@ -13,7 +13,7 @@ from companion.games.entanglion import Entanglion
 M, R = "mercurial", "rubicon"
 SHIPS = (M, R)
 
-# Clockwise from OMEGA ZERO (rules reference section 1.1).
+# Clockwise from OMEGA ZERO (docs/rules/entanglion.md, planets and galaxies).
 RING = (
     "OMEGA_ZERO", "OMEGA_ONE", "PSI_MINUS", "PHI_MINUS",
     "OMEGA_THREE", "OMEGA_TWO", "PHI_PLUS", "PSI_PLUS",

@@ -17,8 +17,8 @@ after any accepted input (or right after construction), whatever the options:
 * a pending prompt is well formed and ``legal_actions()`` offers exactly its options;
   status "setup" only while a manual-dice set-up roll is awaited.
 
-Expected numbers are written out here (from the rules reference, sections 3-5 and
-Appendix A) rather than taken from ``cards.py``, so a slip there shows up too.
+Expected numbers are written out here (from docs/rules/entanglion.md: the track, events,
+components and decks) rather than taken from ``cards.py``, so a slip there shows up too.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The four actions, defences, decks, detection, setup and undo.
 
-Expected values come from the rules reference (/work/shared/reference/
-entanglion-rules.md, sections 1, 5, 6, 8 and Appendix A), not from the engine.
+Expected values come from the rules as docs/rules/entanglion.md states them (the
+board, the track, set-up, turns, decks and the rulings), not from the engine.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Board transcription tests.
 
-The expected data below is typed in by hand from the rules reference
-(/work/shared/reference/entanglion-rules.md, sections 1.1-1.6), deliberately *not*
+The expected data below is typed in by hand from the board tables of
+docs/rules/entanglion.md (#the-board), deliberately *not*
 derived from board.py, so a slip in the board's path list shows up here.
 Planet names are written as plain strings for the same reason.
 """
@@ -73,7 +73,7 @@ def test_ring_roll(roll: int, planet: str) -> None:
     assert board.RING[roll % 8] == planet
 
 
-# --- section 1.6: the Entanglion lookup table, row by row -------------------------
+# --- the Entanglion lookup table (#where-each-card-takes-the-ships-inside-entanglion)
 # Cell: a planet name = both ships go there; a (mercurial, rubicon) pair = CNOT exit;
 # STAY = no movement.
 
@@ -129,7 +129,7 @@ def test_destinations_match_table(planet: str, ship: str) -> None:
     assert board.destinations(planet, ship) == expected
 
 
-# --- section 1.5: every Entanglion path in both directions ------------------------
+# --- every Entanglion path in both directions (#paths-inside-entanglion) ------------
 
 ENTANGLION_PATHS = [
     # id,    a,             b,             cards,             ships
@@ -216,7 +216,7 @@ def test_swap_inside_entanglion_only_on_omega_zero_three(planet: str, ship: str)
     assert navigate("SWAP", ship, (planet, planet)) == (expected, expected)
 
 
-# --- CNOT into and out of Entanglion (section 1.4) ---------------------------------
+# --- CNOT into and out of Entanglion (#cnot-into-and-out-of-entanglion) ------------
 
 ENTRY = [
     # lead ship on, other ship on, both go to
@@ -283,7 +283,7 @@ def test_cnot_on_omega_never_exits(planet: str, ship: str, expected: str) -> Non
     assert navigate("CNOT", ship, (planet, planet)) == (expected, expected)
 
 
-# --- outside Entanglion (section 1.3) ------------------------------------------------
+# --- outside Entanglion (#paths-outside-entanglion) -----------------------------------
 
 
 @pytest.mark.parametrize("ship", SHIPS)

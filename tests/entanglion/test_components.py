@@ -1,4 +1,4 @@
-"""The eight quantum components (rules reference section 4, rulings Q2, Q4, Q12, Q15, Q18-Q20)."""
+"""The eight quantum components (docs/rules/entanglion.md; rulings Q2, Q4, Q12, Q15, Q18-Q20)."""
 
 from __future__ import annotations
 

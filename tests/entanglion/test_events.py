@@ -1,4 +1,4 @@
-"""The nine quantum event cards (rules reference section 3, errata 6.1, rulings Q1-Q17)."""
+"""The nine quantum event cards (docs/rules/entanglion.md, errata included; rulings Q1-Q17)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule options (rulings Q1-Q20 of the rules reference, section 8).
+"""Rule options (rulings Q1-Q20, docs/rules/entanglion.md#options-and-rulings).
 
 Options that pin an event or component are exercised with that event or component in
 test_events.py / test_components.py; the rest of their behaviour is pinned here.
@@ -15,7 +15,7 @@ from companion.games.entanglion.options import RULINGS, make_options
 
 from helpers import M, R, at, choose, entries, game, play, rolls
 
-# Which ruling(s) each option implements (typed from the reference, section 8).
+# Which ruling(s) each option implements (typed from docs/rules/entanglion.md).
 Q_NUMBERS = {
     "start_space": ["Q11"],
     "dice": [],
@@ -40,7 +40,7 @@ Q_NUMBERS = {
     "quantum_programming_on_cnot_entry": ["Q19"],
 }
 
-# The recommended rulings (reference section 8) are the defaults.
+# The recommended rulings (docs/rules/entanglion.md) are the defaults.
 RECOMMENDED = {
     "start_space": 1, "dice": "auto", "deck": "virtual", "spooky_action_count": "unoccupied",
     "component_scope": "ship", "bit_flip_error": "set", "modifiers_on_all_rolls": False,

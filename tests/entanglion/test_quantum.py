@@ -2,7 +2,7 @@
 
 Every one of the 168 moves (24 positions x X/H/CNOT for each ship + SWAP) is
 computed as a matrix product and compared with ``board.navigate``. They agree
-everywhere except the four documented phase-kickback cases (reference section 2).
+everywhere except the four phase-kickback cases (docs/rules/entanglion.md, ruling Q13).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def _moves() -> list[tuple[str, str, tuple[str, str]]]:
 MOVES = _moves()
 MOVE_IDS = [f"{c}-{s}-{p[0]}-{p[1]}" for c, s, p in MOVES]
 
-# Reference section 2, step [4]: the only disagreements. (card, player, from) -> (board, physics)
+# The only disagreements (phase kickback, ruling Q13). (card, player, from) -> (board, physics)
 KICKBACK = {
     ("CNOT", R, ("PLUS", "MINUS")): (("PLUS", "MINUS"), ("MINUS", "MINUS")),
     ("CNOT", M, ("MINUS", "PLUS")): (("MINUS", "PLUS"), ("MINUS", "MINUS")),
@@ -63,7 +63,7 @@ def test_move_count() -> None:
 @pytest.mark.parametrize(
     "planet, yaml",
     [
-        # reference section 1.7, `states` (rounded to 4 places there)
+        # the Entanglion planets' states, rounded to 4 places
         ("PHI_PLUS", (0.7071, 0, 0, 0.7071)),
         ("PHI_MINUS", (0.7071, 0, 0, -0.7071)),
         ("PSI_PLUS", (0, 0.7071, 0.7071, 0)),

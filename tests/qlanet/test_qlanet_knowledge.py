@@ -1,4 +1,4 @@
-"""Who sees what (II-2.6, 5.2): per-viewer views, and the spectator view never
+"""Who sees what (docs/rules/qlanet.md): per-viewer views, and the spectator view never
 depending on a hidden outcome (the hidden centre, a BM secret)."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_secret_pairs_option_shows_the_pair_without_the_code():
 
 
 def test_partner_of_a_measured_half_is_a_lone_question_mark():
-    """II-2.5 and the app's UI guide: after M on one half of a secret pair, the partner is
+    """The rules and the app's UI guide: after M on one half of a secret pair, the partner is
     0 or 1 to the BM player and "?" to the opponent, next to a fixed planet."""
     g = game(["0", "+"] + ["0"] * 7, hands=[["BM", "Z", "Z", "Z"], ["M", "Z", "Z", "Z"]],
              forced=["Psi-", None, 1])

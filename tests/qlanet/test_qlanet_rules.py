@@ -1,5 +1,5 @@
 """Turns, costs, refills, legality, the no-legal-play rule, win checks, caps, options
-and set-up (rules reference Part II-1 and II-2.7)."""
+and set-up (docs/rules/qlanet.md: a turn, winning, setting up)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from companion.games.qlanet.options import RULINGS, describe, make_options
 
 CARDS = ("X", "H", "Z", "M", "CX0", "CX1", "SW", "BM")
 LINES = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (1, 4, 7), (2, 5, 8), (3, 6, 9), (1, 5, 9), (3, 5, 7))
-# 8 fixed planets, four each, no line for either camp; planet 9 free (II-2.7).
+# 8 fixed planets, four each, no line for either camp; planet 9 free (ruling D12).
 STUCK = ["F0", "F1", "F0", "F0", "F1", "F1", "F1", "F0", "+"]
 
 
@@ -21,7 +21,7 @@ STUCK = ["F0", "F1", "F0", "F0", "F1", "F1", "F1", "F0", "+"]
 
 
 def test_worked_example_of_the_turn_rule():
-    """II-1.5's table: lower total moves next; on a tie the player who just moved."""
+    """A turn: the lower total moves next; on a tie the player who just moved."""
     moves = [  # (camp, card, planets, totals after, next)
         (0, "H", [1], [3, 0], 1),
         (1, "Z", [2], [3, 2], 1),
@@ -295,7 +295,7 @@ def test_five_fixed_wins_without_a_line():
 
 
 def test_you_can_lose_on_your_own_turn():
-    """II-2.7: both camps are checked; an M that collapses to the opponent's value can
+    """Winning: both camps are checked; an M that collapses to the opponent's value can
     complete the opponent's line."""
     g = game(["F1", "F1", "1", "+", "+", "+", "+", "+", "+"],
              hands=[["M", "Z", "Z", "Z"], ["Z"] * 4])

@@ -1,4 +1,4 @@
-"""Nothing shared depends on a secret (rules Part IV 5.2, issue 7 item 2).
+"""Nothing shared depends on a secret (docs/rules/qlanet.md#who-sees-what).
 
 Two games that differ only in a hidden outcome (the hidden centre's state, or the code
 of a BM) get exactly the same input events. Every shared output must be the same after

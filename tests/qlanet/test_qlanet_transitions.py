@@ -1,4 +1,4 @@
-"""The transition tables of II-2, state by state (rules reference Part II-2.2 to 2.5).
+"""The transition tables, state by state (docs/rules/qlanet.md and the physics behind it).
 
 Each case sets the planets up in the open (nothing hidden), plays one card, and reads
 the board as the spectator and as the device (``truth``) see it.
@@ -26,7 +26,7 @@ def hands_with(card: str) -> list[list[str]]:
     return [[card, "Z", "Z", "Z"], ["Z", "Z", "Z", "Z"]]
 
 
-# ------------------------------------------------------------ II-2.2 one-planet cards
+# ------------------------------------------------------------ one-planet cards
 
 ONE_PLANET = {
     "X": {"0": "1", "1": "0", "+": "+", "-": "-"},
@@ -125,7 +125,7 @@ def test_h_on_half_a_pair_leaves_the_bell_states():
 @pytest.mark.parametrize("name", BELLS)
 @pytest.mark.parametrize("result", [0, 1])
 def test_measuring_half_a_pair_collapses_the_partner(name, result):
-    """II-2.5: the partner gets the same value for Phi, the opposite for Psi (unfixed)."""
+    """M on a half: the partner gets the same value for Phi, the opposite for Psi (unfixed)."""
     g = with_pair(name, "M", forced=[None, result])
     play(g, "M", 1)
     partner = result if name.startswith("Phi") else 1 - result
@@ -157,7 +157,7 @@ def test_gates_on_a_hidden_planet_stay_hidden_until_measured():
     assert at(g, 1, "spectator")["shown"] in ("F0", "F1")  # revealed to everyone
 
 
-# ------------------------------------------------------------ II-2.3 CX0 and CX1
+# ------------------------------------------------------------ CX0 and CX1
 
 # (a, b) before -> (a, b) after, or a Bell state name; straight from the table.
 CX1_TABLE = {
@@ -224,7 +224,7 @@ def test_cx_on_a_bell_pair_disentangles_it(name, which):
     assert tuple(shown(g)[:2]) == PAIR_TABLE[name][which]
 
 
-# ------------------------------------------------------------ II-2.4 SW and BM
+# ------------------------------------------------------------ SW and BM
 
 
 def test_swap_exchanges_states_and_moves_an_entangled_half():
@@ -304,7 +304,7 @@ def test_bm_uniform_secret_ignores_the_inputs():
 
 
 def test_born_bm_from_same_type_inputs_tells_the_opponent_half():
-    """II-2.4: BM on 0 and 0 says "same values", so after CX0 a->b everyone sees b = 1."""
+    """BM on 0 and 0 says "same values", so after CX0 a->b everyone sees b = 1."""
     g = game(board("0", "0"), hands=[["BM", "CX0", "Z", "Z"], ["Z"] * 4], costs=[0, 50],
              forced=["Phi-"])
     play(g, "BM", 1, 2)
@@ -314,7 +314,7 @@ def test_born_bm_from_same_type_inputs_tells_the_opponent_half():
 
 
 def test_bm_cx_m_combo():
-    """II-2.3: BM (8) -> CX (3) -> M (10) on the target: a chosen fixed value for 21,
+    """The combo: BM (8) -> CX (3) -> M (10) on the target: a chosen fixed value for 21,
     while the opponent sees only "?" (mixed-type inputs)."""
     g = game(board("0", "+"), hands=[["BM", "CX1", "M", "Z"], ["Z"] * 4], costs=[0, 30],
              forced=["Psi-", None, None])

@@ -1,5 +1,5 @@
 """QNO rules: the deck, the deal, matching, gates, actions, draws, the win, and the
-section I-3 rulings with each option's alternative. Where the original notebook had
+rulings of docs/rules/qno.md with each option's alternative. Where the original notebook had
 a bug (hang, crash, late win, re-trigger), a test shows ours does not."""
 
 from __future__ import annotations

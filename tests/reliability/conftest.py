@@ -1,7 +1,7 @@
 """The reliability suite: the daemon with fake hardware under faults, storms and soaks.
 
 Every test here runs a bounded version by default (CI); ``COMPANION_LONG=1`` runs the
-full counts of issue 8 (10,000 soak games, 100,000 fuzzed frames, storms of
+full counts of docs/design.md#targets (10,000 soak games, 100,000 fuzzed frames, storms of
 minutes). The shared machinery is ``bench/harness.py``, which the benchmarks use too.
 """
 

@@ -29,7 +29,7 @@ from companion.inputs import Tag
 
 FRAMES = scale(20_000, 100_000)
 UNPLUGS = scale(3, 50)
-RECONNECT_GOAL = 2.0  # seconds, issue 8
+RECONNECT_GOAL = 2.0  # seconds (docs/performance.md)
 SLACK = 2.5  # a loaded CI machine may be slow; bench/reconnect.py reports the real figure
 
 

@@ -1,7 +1,7 @@
 """Game options: difficulty, dice mode, and every ruling where the sources disagree.
 
 This is the one place each disputed point (``Q1``..``Q20`` of
-``shared/reference/entanglion-rules.md`` section 8) is documented. Defaults are the
+``docs/rules/entanglion.md``, which explains each) is defined. Defaults are the
 recommended rulings. Options are plain JSON values so a game's options travel with
 its state and its journal.
 """

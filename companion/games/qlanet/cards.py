@@ -2,7 +2,7 @@
 
 A card is its short name, the same string the tag registry stores (``"CX0"``). Hands
 are face up, so a card in hand is public. Costs follow the rules text and the app
-(II-1.2); CX0/CX1 cost 3 unless the ``cx_cost`` option says 2 (ruling C1).
+(docs/rules/qlanet.md); CX0/CX1 cost 3 unless the ``cx_cost`` option says 2 (ruling C1).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ Inputs are plain dicts (``player`` may be left out: it is then the awaited camp)
     {"player": 0, "do": "play", "card": "CX0", "planets": [4, 5]}   # control, target
     {"player": 1, "do": "discard", "card": "BM"}   # only when no card can be played (D12)
 
-A turn (II-1.5): play one card (its effect on the real 9-qubit state and on every
+A turn (docs/rules/qlanet.md): play one card (its effect on the real 9-qubit state and every
 viewer's knowledge), add its cost to the player's total, refill one card, check both
 camps for a win, then the lower total moves next (a tie: the same player again).
 Legality never depends on hidden information: only hands, fixed flags and options.
@@ -44,7 +44,7 @@ Chance draws never depend on hidden information either: every M draws one coin a
 every BM two (plus one for a uniform code) whether or not the outcome is certain, so
 games that differ only in a hidden outcome keep the same refills.
 
-The log is public until the game ends (5.2): a BM is logged without its code. Entries::
+The log is public until the game ends: a BM is logged without its code. Entries::
 
     setup {first_player, planets (public icons), hands, costs}   turn {player, number}
     play {player, card, planets, cost, total}   discard {player, card, cost, total}
@@ -622,7 +622,7 @@ class Qlanet(SnapshotEngine):
         s.winners = winners
         s.turn_player = None
         self._log("game_over", winners=list(winners), reasons=reasons)
-        # The end-of-game reveal (5.2): the true board and every secret code.
+        # The end-of-game reveal: the true board and every secret code.
         self._log("reveal", planets=knowledge_view(s, "truth"), bells=[dict(b) for b in s.bells])
 
     def _log(self, type_: str, **data: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Who sees what: the per-viewer board of II-2.6, the one function UIs call.
+"""Who sees what (docs/rules/qlanet.md): the per-viewer board, the one function UIs call.
 
 ``view(game, viewer)`` returns the 9 planets as one viewer may be shown them::
 
@@ -20,7 +20,7 @@
   knows two planets are a pair but not their code sees ``"entangled"`` with
   ``code``/``bell`` None; by default (as in the app) they see ``"?"``.
 
-The rule (II-2.6): a planet shows a state when it is the same in every world the
+The rule: a planet shows a state when it is the same in every world the
 viewer cannot rule out, an entangled pair when the pair's joint state is the same in
 every such world, else "?". A planet in an entangled group of three or more planets
 therefore shows "?" even when its group is known (the spec names singles and pairs

@@ -1,7 +1,7 @@
 """Game options: hand size, refills, the opening, and every ruling the sources leave open.
 
 This is the one place each decision point of QLANET (``C1`` and ``D1``..``D16`` of
-``shared/reference/qno-qlanet-rules.md`` Part II-3) is documented. Defaults are the
+``docs/rules/qlanet.md``, which explains each) is defined. Defaults are the
 recommended rulings. Rulings that real quantum mechanics settles (D7 H on entangled
 planets, D8 entanglement made by CX, D9 phase kick-back, D10 entanglement swapping)
 are not options: the simulator is the physics. Options are plain JSON values so a

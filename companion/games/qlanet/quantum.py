@@ -2,7 +2,7 @@
 
 Every QLANET card is a real Clifford gate (X, Z, H, CNOT variants, SWAP) or a Pauli
 measurement (M on one planet; BM = measuring XX then ZZ on two), so the board is
-always a stabilizer state (II-2.1). A state is a list of *generators*: Pauli
+always a stabilizer state. A state is a list of *generators*: Pauli
 operators that leave it unchanged. Each generator is one int::
 
     bits 0-8    X part, one bit per planet (bit 0 = planet 1)
@@ -15,7 +15,7 @@ bit operations: CNOT and SWAP never change a sign, and a product picks up
 (-1)^popcount(z1 & x2). No S gate exists, so every group element is real and no
 phase i is ever needed.
 
-The same list type holds *knowledge* (II-2.6). A viewer's knowledge is the group G
+The same list type holds *knowledge* (who sees what). A viewer's knowledge is the group G
 of generators they can name plus the subgroup K whose signs they know: K is spanned
 by the rows without the UNKNOWN bit, G by all rows, and fewer than 9 rows mean some
 directions are not known at all (the hidden centre). The worlds the viewer cannot

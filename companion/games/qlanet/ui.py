@@ -6,7 +6,7 @@ and a few menus: tap a gate card from the hand of the camp to play, pick its pla
 Every choice offered comes from ``legal_actions()``, which never depends on a hidden
 state, and every label shows the *spectator* view.
 
-Hidden information (rules Part IV 5.2): everything on the shared OLED and the LEDs is
+Hidden information (docs/rules/qlanet.md): everything on the shared OLED and the LEDs is
 built from ``view(g, "spectator")`` and the public log, so two games that differ only
 in a hidden outcome look the same until a public event reveals it. The BM owner's
 secret goes to :func:`private_screen`: a camp's own small OLED when the box has one,

@@ -1,4 +1,4 @@
-"""The authoritative QNO rules engine (recommended rulings of section I-3).
+"""The authoritative QNO rules engine (the default rulings of docs/rules/qno.md).
 
 One type, :class:`Qno`, with the same shape as the Entanglion engine: ``push`` an
 input (``IllegalAction`` and no change if the rules refuse it), ``pop`` to undo,

@@ -1,6 +1,6 @@
 """QNO's options: the table size, how much the box knows, and every ruling.
 
-Rulings are numbered as in section I-3 of ``shared/reference/qno-qlanet-rules.md``.
+Rulings are numbered as in ``docs/rules/qno.md``, which explains each of them.
 Defaults are its recommended rulings. The original's crashes and hangs (a gate start
 card, an empty draw pile) are bugs, not rulings, and have no option. Rulings 10-13
 (Draw Two without stacking, the H reward and penalty, any fair coin for H, matching
