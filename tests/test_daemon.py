@@ -315,7 +315,7 @@ def test_open_devices_for_the_build_without_a_co_processor(tmp_path, gpio):
 
         # Opening sets the tty raw; bytes written before that may be cooked away.
         wait_for(LinkEvent("up", "RDM6300 reader for pad 2", os.ttyname(ports[1][1])))
-        os.write(ports[1][0], rdm6300.frame("67003B51C6"))
+        os.write(ports[1][0], rdm6300.frame("67003B51C6") * 2)  # a resting card repeats
         wait_for(Tag(2, "67003B51C6"))
         devices.buzzer.play("refused")
         close_devices(devices)
