@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import queue
 import signal
 import socket
 import subprocess
@@ -196,6 +195,7 @@ class Rig:
         from companion.daemon import Daemon
         from companion.hardware.buttons import Classifier
         from companion.hardware.fake_bus import FakeBuses
+        from companion.hardware.inbox import Inbox
         from companion.hardware.oled import open_display
         from companion.journal import Journal
         from companion.notify import Notifier
@@ -203,7 +203,7 @@ class Rig:
         from companion.session import Session
 
         self.clock = Clock()
-        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        self.events = Inbox()
         self._previous_factory = Device.pin_factory
         self.gpio = MockFactory()
         Device.pin_factory = self.gpio
