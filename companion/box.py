@@ -37,6 +37,7 @@ class Box:
         self.private_displays = dict(private_displays or {})
         self._led_model: dict[str, Any] = {}
         self._screen: dict[str, Any] | None = None
+        self._drawn: dict[str, Any] | None = None  # the screen model last rendered
         self.refresh()
 
     def handle(self, event: Event) -> None:
@@ -54,7 +55,9 @@ class Box:
         if self._screen is not None and (name := sound.cue(self._screen, screen)):
             self.buzzer.play(name)
         self._screen = screen
-        self.display.show(oled.render(screen))
+        if screen != self._drawn:  # a tick that changed only the LEDs draws nothing
+            self._drawn = screen
+            self.display.show(oled.render(screen))
         if self.private_displays:
             private = self.session.private_screens()
             for seat, display in self.private_displays.items():

@@ -17,6 +17,7 @@ outcome was shown, so there is nothing else to save.
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import os
 import queue
@@ -343,6 +344,9 @@ def main(config_path: str | None) -> int:
     from .registry import Registry, RegistryError
 
     _log_to_stderr()
+    # A watchdog abort (SIGABRT from systemd) or a fatal error leaves every thread's
+    # traceback on stderr, which is the journal under systemd.
+    faulthandler.enable()
     events = Inbox()
     opened = open_for("run", config_path, events)
     if isinstance(opened, int):

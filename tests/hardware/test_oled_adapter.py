@@ -228,3 +228,21 @@ def test_private_oleds_open_at_each_camps_bus_and_address():
     for camp, panel in enumerate(panels):
         assert displays[camp].show(picture(camp))
         assert panel.image().tobytes() == picture(camp).tobytes()
+
+
+def test_an_unchanged_screen_model_is_not_rendered_again(tmp_path, monkeypatch):
+    """Idle ticks (a blinking LED) must not cost a render of the OLED picture."""
+    from companion import box as box_module
+
+    rendered = []
+    real = box_module.oled.render
+    monkeypatch.setattr(box_module.oled, "render", lambda m: rendered.append(m) or real(m))
+    box = Box(Session(Journal(tmp_path / "j.db"), sim_registry()),
+              open_display(cfg(driver="none")), RecordingLeds())
+    assert len(rendered) == 1
+    box.refresh()
+    box.refresh()
+    assert len(rendered) == 1
+    box.session.alert("Hello", "a notice")
+    box.refresh()
+    assert len(rendered) == 2
