@@ -22,11 +22,9 @@ Nothing here asserts anything: tests do, benchmarks print.
 
 from __future__ import annotations
 
-import errno
 import json
 import logging
 import os
-import queue
 import signal
 import socket
 import subprocess
@@ -54,7 +52,7 @@ def scale(ci: int, full: int) -> int:
     return full if LONG else ci
 
 
-# The reference build's OLED (an SSD1306 at 0x3C), for luma's driver over FakeI2C.
+# The reference build's OLED (an SSD1306 at 0x3C), for luma's factory over fake buses.
 OLED = SimpleNamespace(driver="ssd1306", bus="i2c", port=1, address=0x3C, spi_device=0,
                        dc_pin=24, rst_pin=25, rotate=0, contrast=255, width=128, height=64)
 
@@ -165,55 +163,6 @@ def memory_mb(pid: int | str = "self") -> dict[str, float]:
     return found
 
 
-# ----------------------------------------------------------------------- fake OLED bus
-
-
-class FlakyBus:
-    """Hands luma a fake I2C bus for every (re)open, and fails transfers on demand:
-    every ``every``-th frame, and every transfer while the clock is before ``down_until``
-    (a loose wire for a burst of seconds). Counts frames as the panel sees them."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic):
-        from companion.hardware.oled import FakeI2C
-
-        self.clock = clock
-        self.every = 0  # fail every N-th frame transfer (0: never)
-        self.down_until = float("-inf")
-        self.attempts = 0  # frame transfers tried (a data() call)
-        self.failed = 0
-        self.opens = 0
-        bus_self = self
-
-        class Bus(FakeI2C):
-            def _transfer(inner) -> None:  # noqa: N805 - the fake bus, not FlakyBus
-                if bus_self.clock() < bus_self.down_until:
-                    bus_self.failed += 1
-                    raise OSError(errno.EREMOTEIO, "Remote I/O error")
-                super()._transfer()
-
-            def command(inner, *cmd: int) -> None:  # noqa: N805
-                # FakeI2C keeps every command for tests to read; a long run must not
-                # measure that list, so only count them here.
-                inner._transfer()
-                inner.command_count += 1
-
-            def data(inner, data: Any) -> None:  # noqa: N805
-                bus_self.attempts += 1
-                if bus_self.every and bus_self.attempts % bus_self.every == 0:
-                    bus_self.failed += 1
-                    raise OSError(errno.EREMOTEIO, "Remote I/O error")
-                super().data(data)
-
-        self._bus_class = Bus
-        self.current: Any = None
-
-    def __call__(self) -> Any:
-        self.opens += 1
-        self.current = self._bus_class()
-        self.current.command_count = 0
-        return self.current
-
-
 # ----------------------------------------------------------------------- the rig
 
 
@@ -237,8 +186,7 @@ class Clock:
 class Rig:
     """The daemon of ``companion run`` in this process, on fake hardware and a hand clock."""
 
-    def __init__(self, config_path: Path, *, seed: int | Callable[[], int] = 6,
-                 bus: FlakyBus | None = None):
+    def __init__(self, config_path: Path, *, seed: int | Callable[[], int] = 6):
         from gpiozero import Device
         from gpiozero.pins.mock import MockFactory
 
@@ -246,6 +194,8 @@ class Rig:
         from companion.box import Box
         from companion.daemon import Daemon
         from companion.hardware.buttons import Classifier
+        from companion.hardware.fake_bus import FakeBuses
+        from companion.hardware.inbox import Inbox
         from companion.hardware.oled import open_display
         from companion.journal import Journal
         from companion.notify import Notifier
@@ -253,15 +203,18 @@ class Rig:
         from companion.session import Session
 
         self.clock = Clock()
-        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        self.events = Inbox()
         self._previous_factory = Device.pin_factory
         self.gpio = MockFactory()
         Device.pin_factory = self.gpio
         self.config = configuration.load(str(config_path))
         self.devices = self._open_devices()
-        self.bus = bus or FlakyBus(self.clock)
-        self.bus.clock = self.clock
-        self.display = open_display(OLED, self.clock, self.bus)
+        # The OLED: luma's real factory, driver and i2c interface over a fake SMBus
+        # whose wire (``self.bus``) fails on demand, with a simulated SSD1306 on it.
+        self.buses = FakeBuses(self.clock)
+        self.panel = self.buses.i2c_panel(OLED.driver, OLED.port, OLED.address)
+        self.bus = self.buses.i2c[OLED.port]
+        self.display = open_display(OLED, self.clock, self.buses)
         self.registry = Registry.load(self.config.paths.registry_path)
         Path(self.config.paths.state_dir).mkdir(parents=True, exist_ok=True)
         self.journal = Journal(Path(self.config.paths.state_dir) / "journal.db")

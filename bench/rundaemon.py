@@ -2,13 +2,14 @@
 
 Exactly ``companion run`` (the console script's ``companion.cli.main``, then
 ``companion.daemon.main``: config, devices, registry, journal, resume, the loop,
-sd_notify), except that the display it opens is luma's real SSD1306 driver on
-an in-memory I2C bus instead of ``/dev/i2c-1``, so the frames the box would send to
-the panel can be counted. Run it with ``GPIOZERO_PIN_FACTORY=mock`` for mock buttons.
+sd_notify), except that the display it opens is luma's real factory and SSD1306
+driver on a fake SMBus with a simulated panel instead of ``/dev/i2c-1``, so what the
+box would send to the panel can be counted. Run it with ``GPIOZERO_PIN_FACTORY=mock`` for mock buttons.
 
 On SIGUSR1 (and at exit) it writes its counters as JSON to ``--counters FILE``:
 ``reports`` (how many reports so far), ``frames_sent`` (frames the display pushed),
-``data_calls`` (I2C data transfers that reached the bus, init and clears included).
+``data_calls`` (I2C data transfers that reached the bus, init and clears included),
+``bus_ms`` (the time all traffic took at 400 kHz).
 
     python bench/rundaemon.py --config FILE [--counters FILE]
 """
@@ -30,6 +31,7 @@ from types import SimpleNamespace  # noqa: E402
 
 from companion import cli  # noqa: E402
 from companion.hardware import oled  # noqa: E402
+from companion.hardware.fake_bus import FakeBuses  # noqa: E402
 
 PANEL = SimpleNamespace(driver="ssd1306", bus="i2c", port=1, address=0x3C, spi_device=0,
                         dc_pin=24, rst_pin=25, rotate=0, contrast=255, width=128, height=64)
@@ -40,16 +42,13 @@ def main() -> int:
     parser.add_argument("--config", required=True)
     parser.add_argument("--counters")
     args = parser.parse_args()
-    buses: list[oled.FakeI2C] = []
+    buses = FakeBuses()
+    buses.i2c_panel(PANEL.driver, PANEL.port, PANEL.address)
     displays: list = []
     real_open_display = oled.open_display
 
-    def fake_bus() -> oled.FakeI2C:
-        buses.append(oled.FakeI2C())
-        return buses[-1]
-
-    def open_display(cfg, clock=None, serial_interface=None):  # the daemon's call
-        display = real_open_display(PANEL, *(() if clock is None else (clock,)), fake_bus)
+    def open_display(cfg, clock=None, buses_=None):  # the daemon's call
+        display = real_open_display(PANEL, *(() if clock is None else (clock,)), buses)
         displays.append(display)
         return display
 
@@ -63,7 +62,8 @@ def main() -> int:
         reports += 1
         data = {"reports": reports, "pid": os.getpid(),
                 "frames_sent": sum(d.frames_sent for d in displays),
-                "data_calls": sum(b.data_calls for b in buses),
+                "data_calls": buses.i2c[PANEL.port].data_transfers,
+                "bus_ms": buses.i2c[PANEL.port].bus_ms(),
                 # /proc/PID/task/TID names every thread "python": say which is which
                 "threads": {str(t.native_id): t.name for t in threading.enumerate()}}
         tmp = args.counters + ".tmp"

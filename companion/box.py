@@ -37,6 +37,7 @@ class Box:
         self.private_displays = dict(private_displays or {})
         self._led_model: dict[str, Any] = {}
         self._screen: dict[str, Any] | None = None
+        self._drawn: dict[str, Any] | None = None  # the screen model last rendered
         self.refresh()
 
     def handle(self, event: Event) -> None:
@@ -44,14 +45,19 @@ class Box:
         self.refresh()
 
     def refresh(self) -> None:
-        """Render the current screen and LED frame; adapters skip unchanged ones."""
+        """Render the current screen and LED frame; adapters skip unchanged ones.
+
+        The LEDs and the buzzer go first: they are quick, and a slow or failing OLED
+        (a frame is 23 ms of I2C at best) must never hold them back."""
         screen = self.session.screen()
-        self.display.show(oled.render(screen))
+        self._led_model = self.session.led_model()
+        self.leds.show(leds.frame(self._led_model, self.session.phase))
         if self._screen is not None and (name := sound.cue(self._screen, screen)):
             self.buzzer.play(name)
         self._screen = screen
-        self._led_model = self.session.led_model()
-        self.leds.show(leds.frame(self._led_model, self.session.phase))
+        if screen != self._drawn:  # a tick that changed only the LEDs draws nothing
+            self._drawn = screen
+            self.display.show(oled.render(screen))
         if self.private_displays:
             private = self.session.private_screens()
             for seat, display in self.private_displays.items():

@@ -76,16 +76,16 @@ class ConfigError(Exception):
 class OledConfig:
     """The screen, handed to luma.oled. ``address`` is for i2c, the pins for spi."""
 
-    driver: str = "ssd1306"  # ssd1306 | sh1106 | none
+    driver: str = "ssd1306"  # ssd1306 | sh1106 | ssd1309 | ssd1315 | none
     bus: str = "i2c"  # i2c | spi
     port: int = 1  # I2C bus number, or SPI port (the file's default is 0 for spi)
     address: int = 0x3C
     spi_device: int = 0
     dc_pin: int = 24
     rst_pin: int = 25
-    rotation: int = 0  # degrees, as people say it
+    rotation: int = 0  # degrees, as people say it: 0 or 180 (the views draw landscape)
     contrast: int = 255
-    width: int = 128
+    width: int = 128  # the only size the views draw
     height: int = 64
 
     @property
@@ -465,6 +465,19 @@ def _one_of(what: str, options: tuple[int, ...]) -> Callable[[Any], int]:
     return check
 
 
+def _drawable(options: tuple[int, ...], why: str) -> Callable[[Any], int]:
+    """A panel setting the views can draw: anything else fails every frame."""
+    def check(value: Any) -> int:
+        if type(value) is int and value in options:
+            return value
+        raise _Bad(f"expected {_or(options) if len(options) > 1 else options[0]} ({why}), "
+                   f"got {_show(value)}" + _unquoted_hint(value))
+    return check
+
+
+_SIZE = "pixels; the screens are drawn for 128x64 panels"
+
+
 def _pin_list(what: str, label: Callable[[int], str], sizes: Callable[[int], bool],
               ) -> Callable[[Any], tuple[int, ...]]:
     def check(value: Any) -> tuple[int, ...]:
@@ -488,11 +501,16 @@ def _pin_list(what: str, label: Callable[[int], str], sizes: Callable[[int], boo
 _address = _integer("an I2C address", 0x03, 0x77, "0x{:02X}".format)
 
 
+# luma.oled's drivers for 128x64 monochrome panels with one command set (the SSD1309
+# and SSD1315 are SSD1306 variants; the SH1106 has a 132-column RAM).
+OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309", "ssd1315", "none")
+
+
 def _oled(rd: _Reader) -> OledConfig:
     d, t = OledConfig(), "oled"
     bus = rd.get(t, "bus", _choice("bus", ("i2c", "spi")), d.bus)
     return OledConfig(
-        driver=rd.get(t, "driver", _choice("driver", ("ssd1306", "sh1106", "none")), d.driver),
+        driver=rd.get(t, "driver", _choice("driver", OLED_DRIVERS), d.driver),
         bus=bus,
         # Screens sit on I2C bus 1 but SPI port 0 (luma's own defaults), so switching
         # to spi must not quietly mean SPI1.
@@ -501,11 +519,13 @@ def _oled(rd: _Reader) -> OledConfig:
         spi_device=rd.get(t, "spi_device", _integer("an SPI chip select", 0, 3), d.spi_device),
         dc_pin=rd.get(t, "dc_pin", _gpio, d.dc_pin),
         rst_pin=rd.get(t, "rst_pin", _gpio, d.rst_pin),
-        rotation=rd.get(t, "rotation", _one_of("a rotation in degrees", (0, 90, 180, 270)),
-                        d.rotation),
+        # The screens are drawn 128x64 landscape: a panel turned a quarter or of
+        # another size would fail every frame, so only what the views draw is accepted.
+        rotation=rd.get(t, "rotation", _drawable((0, 180), "degrees; the screens are "
+                                                  "landscape"), d.rotation),
         contrast=rd.get(t, "contrast", _integer("a contrast", 0, 255), d.contrast),
-        width=rd.get(t, "width", _integer("a width in pixels", 8, 256), d.width),
-        height=rd.get(t, "height", _integer("a height in pixels", 8, 256), d.height),
+        width=rd.get(t, "width", _drawable((128,), _SIZE), d.width),
+        height=rd.get(t, "height", _drawable((64,), _SIZE), d.height),
     )
 
 
@@ -960,7 +980,7 @@ def dumps_defaults() -> str:
         "# and the key; 'python -m companion.config check FILE' checks a file.",
         "",
         "[oled]",
-        "# Screen controller: ssd1306, sh1106, or none (no screen).",
+        "# Screen controller: ssd1306, sh1106, ssd1309, ssd1315, or none (no screen).",
         f"#driver = {v(o.driver)}",
         "# How it is wired: i2c or spi.",
         f"#bus = {v(o.bus)}",
@@ -973,11 +993,11 @@ def dumps_defaults() -> str:
         "# Data/command and reset pins (spi only).",
         f"#dc_pin = {v(o.dc_pin)}",
         f"#rst_pin = {v(o.rst_pin)}",
-        "# Rotation in degrees: 0, 90, 180 or 270.",
+        "# Rotation in degrees: 0 or 180 (upside down).",
         f"#rotation = {v(o.rotation)}",
         "# Contrast, 0-255.",
         f"#contrast = {v(o.contrast)}",
-        "# Size in pixels.",
+        "# Size in pixels: the screens are drawn for 128x64 only.",
         f"#width = {v(o.width)}",
         f"#height = {v(o.height)}",
         "",

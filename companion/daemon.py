@@ -1,13 +1,15 @@
 """``companion run``: the box on a Raspberry Pi, headless under systemd.
 
 One thread does everything that touches the game. Device threads (gpiozero's,
-the serial readers') only put events on a ``SimpleQueue``; the loop here takes
+the serial readers') only put events in an :class:`~.hardware.inbox.Inbox` (bounded
+for tags, which coalesce; buttons never wait behind them); the loop here takes
 them one at a time, and between events sleeps until the next thing that is due:
 a hold reaching its time, an animation tick, an OLED retry, a watchdog ping. An
 idle box therefore wakes only for the watchdog.
 
 Shutdown (SIGTERM from systemd, SIGINT from a terminal) only sets a flag and wakes
-the loop (``SimpleQueue.put`` is safe in a signal handler); the loop then stops the
+the loop (the inbox's ``put`` of a non-tag is a ``SimpleQueue.put``, safe in a
+signal handler); the loop then stops the
 readers, leaves a "paused" screen on the OLED, turns the LEDs off if configured,
 closes the journal and exits 0. Every input is already in the journal before its
 outcome was shown, so there is nothing else to save.
@@ -15,6 +17,7 @@ outcome was shown, so there is nothing else to save.
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import os
 import queue
@@ -29,6 +32,7 @@ from typing import Any
 from .box import Box
 from .hardware.buttons import PEEK, Classifier, Edge
 from .hardware.display import Display
+from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
 from .inputs import Tag, Tick
@@ -57,7 +61,7 @@ class Devices:
 class Daemon:
     """The event loop around a :class:`Box`."""
 
-    def __init__(self, box: Box, events: queue.SimpleQueue, classifier: Classifier,
+    def __init__(self, box: Box, events: Inbox, classifier: Classifier,
                  notifier: Notifier | None = None, closers: list[Callable[[], None]] = (),
                  clock: Callable[[], float] = time.monotonic):
         self.box = box
@@ -304,7 +308,7 @@ def next_inputs(events: Any, classifier: Classifier, wait: float,
 
 
 def open_for(command: str, config_path: str | None,
-             events: queue.SimpleQueue) -> tuple[Any, Devices] | int:
+             events: Inbox) -> tuple[Any, Devices] | int:
     """Config and devices for a hands-on command, or its exit status with the reason
     printed: 2 for a bad config file, 1 when the hardware cannot be opened."""
     from . import config as configuration
@@ -340,7 +344,10 @@ def main(config_path: str | None) -> int:
     from .registry import Registry, RegistryError
 
     _log_to_stderr()
-    events: queue.SimpleQueue = queue.SimpleQueue()
+    # A watchdog abort (SIGABRT from systemd) or a fatal error leaves every thread's
+    # traceback on stderr, which is the journal under systemd.
+    faulthandler.enable()
+    events = Inbox()
     opened = open_for("run", config_path, events)
     if isinstance(opened, int):
         return opened

@@ -12,7 +12,6 @@ on the box's buttons, reader pads and OLED.
 from __future__ import annotations
 
 import logging
-import queue
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .hardware.inbox import Inbox
 from .inputs import BACK, OK, Hold, Press, Tag
 from .registry import Card, Registry, RegistryError, normalise_uid, sim_registry
 
@@ -130,7 +130,7 @@ def main(config_path: str | None, game: str) -> int:
     from .hardware.buttons import Classifier
     from .views import oled
 
-    events: queue.SimpleQueue = queue.SimpleQueue()
+    events = Inbox()
     opened = open_for("enroll", config_path, events)
     if isinstance(opened, int):
         return opened

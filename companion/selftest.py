@@ -15,7 +15,6 @@ said HELLO; 1 otherwise.
 
 from __future__ import annotations
 
-import queue
 import sys
 import time
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from .hardware.buttons import Classifier
+from .hardware.inbox import Inbox
 from .inputs import BACK, Hold, Press, Tag
 from .views.font import draw_centered
 from .views.leds import OFF, PIXEL_COUNT, PIXELS
@@ -76,7 +76,7 @@ def echo_screen(lines: list[str]) -> dict[str, Any]:
             "hint": "hold BACK: done"}
 
 
-def run(devices: Any, events: queue.SimpleQueue, classifier: Classifier,
+def run(devices: Any, events: Any, classifier: Classifier,
         registry: Any = None, seconds: float = 60.0, out: Any = sys.stdout,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic) -> int:
@@ -139,7 +139,7 @@ def main(config_path: str | None, seconds: float) -> int:
     from .daemon import close_devices, open_for
     from .registry import Registry, RegistryError
 
-    events: queue.SimpleQueue = queue.SimpleQueue()
+    events = Inbox()
     opened = open_for("selftest", config_path, events)
     if isinstance(opened, int):
         return opened

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable
 
 from .box import Box
-from .hardware.display import dummy_display
+from .hardware.oled import simulated_display
 from .hardware.leds import RecordingLeds
 from .inputs import BUTTONS, Hold, Press, Release, Tag, Tick
 from .journal import Journal, JournalError
@@ -265,7 +265,8 @@ def build(state_dir: Path, registry_path: str | None, seed: int | None,
         kwargs["seed_source"] = lambda: seed
     session = Session(journal, registry, config, **kwargs)
     keep = frames is not None or sleep is not None
-    box = Box(session, dummy_display(keep=keep), RecordingLeds())
+    display, _ = simulated_display(keep)
+    box = Box(session, display, RecordingLeds())
     return Sim(box, registry, frames, sleep), journal
 
 

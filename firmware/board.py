@@ -13,7 +13,10 @@ SPI_ID = 0
 SCK = 2
 MOSI = 3
 MISO = 4
-SPI_BAUD = 4000000  # the MFRC522 allows 10 MHz; long wires to the pads do not
+# The MFRC522 allows 10 MHz; up to 50 cm of ribbon or Dupont to a pad, with its
+# ringing, does not. 1 MHz keeps clean edges there and still polls three readers
+# many times a second (an idle poll is a handful of 2-byte register accesses).
+SPI_BAUD = 1000000
 
 READER_CS = (5, 6, 7)  # chip-select of pad 1, 2, 3 (active low)
 READERS = 3  # pads in use: 2 (one per seat) or 3 (plus the centre pad)

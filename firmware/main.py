@@ -266,6 +266,11 @@ def build(write, read, kbd_intr=None):
     readers = [None] * len(cs_pins)
     reader_errors = {}
     try:
+        # Every chip-select high before the bus starts, the unused ones too: a select
+        # left floating reads low, and a reader that thinks it is addressed drives MISO
+        # against the one we talk to.
+        for n in board.READER_CS:
+            Pin(n, Pin.OUT, value=1)
         spi = machine.SPI(board.SPI_ID, baudrate=board.SPI_BAUD, polarity=0, phase=0,
                           sck=Pin(board.SCK), mosi=Pin(board.MOSI), miso=Pin(board.MISO))
         rst = [Pin(n, Pin.OUT, value=1) for n in board.READER_RST]

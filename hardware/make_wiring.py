@@ -160,7 +160,7 @@ def pico_rows(pins: dict) -> list[tuple[str, str, str, str]]:
         (str(PICO_GP_PIN[p["mosi"]]), f"GP{p['mosi']}", f"SPI{p['spi']} MOSI (TX)",
          "MOSI of every reader"),
         (str(PICO_GP_PIN[p["miso"]]), f"GP{p['miso']}", f"SPI{p['spi']} MISO (RX)",
-         "MISO of every reader (through 1 kΩ each if a second reader breaks the bus)"),
+         "MISO of every reader through its own 74LVC125 gate (see \"Sharing MISO\")"),
     ]
     for pad, gp in p["reader_cs"].items():
         rows.append((str(PICO_GP_PIN[gp]), f"GP{gp}", f"chip select, pad {pad}",
@@ -443,7 +443,7 @@ def draw(pins: dict, chain: list[str | None]) -> str:
         miso = reader_pin_y(r, READER_PINS.index("MISO"))
         svg.add(f'<rect x="{reader_x - 20}" y="{miso - 4}" width="14" height="8" '
                 f'fill="#ffffff" stroke="{COLOURS["spi"]}" stroke-width="1.5"/>')
-        svg.text(reader_x - 13, miso - 7, "1k*", 9, anchor="middle", colour=GREY)
+        svg.text(reader_x - 13, miso - 7, "buf*", 9, anchor="middle", colour=GREY)
 
     # ---- Notes on the pads
     notes_lines = [
@@ -454,8 +454,10 @@ def draw(pins: dict, chain: list[str | None]) -> str:
         ("away from the LED data wire", ""),
         ("readers share SCK, MOSI, MISO, RST,", ""),
         ("3.3V and GND; one chip select each", ""),
-        ("* 1 kΩ in a reader's MISO only if a", ""),
-        ("second reader breaks the bus", ""),
+        ("* MISO through a 3.3 V 74LVC125 gate,", ""),
+        ("  its /OE on that reader's CS", ""),
+        ("CS: 10 kΩ pull-up to 3.3 V each", ""),
+        ("each reader: 10 µF + 100 nF", ""),
     ]
     svg.rect(reader_x, 70, reader_w, 24 + 18 * len(notes_lines), fill="#ffffff", dashed=True)
     for i, (line, weight) in enumerate(notes_lines):

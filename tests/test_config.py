@@ -130,7 +130,7 @@ rst_pin = 23
 rotation = 180
 contrast = 128
 width = 128
-height = 32
+height = 64
 
 [buttons]
 ok = 4
@@ -184,7 +184,7 @@ def test_every_key_is_read(tmp_path):
     c = load(path, environ={"STATE_DIRECTORY": "/ignored"})
     assert c == Config(
         path=str(path),
-        oled=OledConfig("sh1106", "spi", 0, 0x3D, 1, 22, 23, 180, 128, 128, 32),
+        oled=OledConfig("sh1106", "spi", 0, 0x3D, 1, 22, 23, 180, 128, 128, 64),
         buttons=ButtonsConfig({"OK": 4, "BACK": 17, "UP": 27, "DOWN": 21, "RETRIEVE": 20,
                                "EXCHANGE": 18}, 1.0, 0.0, False),
         link=LinkConfig("/dev/ttyACM0", 921600),
@@ -203,7 +203,7 @@ def test_every_key_is_read(tmp_path):
 
 def test_planet_pins_and_other_spellings(tmp_path):
     path = write(tmp_path, """\
-oled = { rotation = 270, address = 60 }
+oled = { rotation = 180, address = 60 }
 buttons.ok = 4
 buzzer.pin = false
 [leds]
@@ -214,7 +214,7 @@ planet_pins = [0, 1, 21, 7, 8, 9, 10, 11, 12, 14, 15, 20]
 device = "socket://localhost:7777"
 """)
     c = load(path, environ=NO_ENV)
-    assert c.oled.rotation == 270 and c.oled.rotate == 3 and c.oled.address == 0x3C
+    assert c.oled.rotation == 180 and c.oled.rotate == 2 and c.oled.address == 0x3C
     assert c.buttons.pins["OK"] == 4 and c.buzzer.pin is None
     assert c.leds.planets["ZERO"] == 0 and c.leds.planets["OMEGA_THREE"] == 20
     assert list(c.leds.planets) == list(cfg.PLANET_ORDER)
@@ -263,10 +263,10 @@ registry = "./reg/../tags.json"
      'F line 7: buttons.ok: expected a GPIO number 0-27, got "five"'),
     ('# screen\n\ndriver = "x"\n',
      'F line 3: unknown key "driver" (did you mean "oled.driver"?)'),
-    ('[oled]\n# a comment\ndriver = "ssd1309"\n',
-     'F line 3: oled.driver: unknown driver "ssd1309" (choose ssd1306, sh1106 or none)'),
+    ('[oled]\n# a comment\ndriver = "ssd1322"\n',
+     'F line 3: oled.driver: unknown driver "ssd1322" (choose ssd1306, sh1106, ssd1309, ssd1315 or none)'),
     # oled
-    ('[oled]\ndriver = 1306\n', "F line 2: oled.driver: expected ssd1306, sh1106 or none, got 1306"),
+    ('[oled]\ndriver = 1306\n', "F line 2: oled.driver: expected ssd1306, sh1106, ssd1309, ssd1315 or none, got 1306"),
     ('[oled]\nbus = "I2C"\n', 'F line 2: oled.bus: unknown bus "I2C" (choose i2c or spi)'),
     ('[oled]\nport = -1\n', "F line 2: oled.port: expected a bus number 0-255, got -1"),
     ('[oled]\naddress = 0x78\n',
@@ -278,13 +278,15 @@ registry = "./reg/../tags.json"
     ('[oled]\ndc_pin = 28\n', "F line 2: oled.dc_pin: expected a GPIO number 0-27, got 28"),
     ('[oled]\nrst_pin = 2.0\n', "F line 2: oled.rst_pin: expected a GPIO number 0-27, got 2.0"),
     ('[oled]\nrotation = 45\n',
-     "F line 2: oled.rotation: expected a rotation in degrees 0, 90, 180 or 270, got 45"),
+     "F line 2: oled.rotation: expected 0 or 180 (degrees; the screens are landscape), got 45"),
     ('[oled]\nrotation = 2\n',
-     "F line 2: oled.rotation: expected a rotation in degrees 0, 90, 180 or 270, got 2"),
+     "F line 2: oled.rotation: expected 0 or 180 (degrees; the screens are landscape), got 2"),
     ('[oled]\ncontrast = 256\n', "F line 2: oled.contrast: expected a contrast 0-255, got 256"),
-    ('[oled]\nwidth = 0\n', "F line 2: oled.width: expected a width in pixels 8-256, got 0"),
+    ('[oled]\nwidth = 0\n', "F line 2: oled.width: expected 128 (pixels; the screens are drawn for 128x64 "
+     "panels), got 0"),
     ('[oled]\nheight = 1024\n',
-     "F line 2: oled.height: expected a height in pixels 8-256, got 1024"),
+     "F line 2: oled.height: expected 64 (pixels; the screens are drawn for 128x64 "
+     "panels), got 1024"),
     # buttons
     ('[buttons]\nback = true\n', "F line 2: buttons.back: expected a GPIO number 0-27, got true"),
     ('[buttons]\nup = false\n', "F line 2: buttons.up: expected a GPIO number 0-27, got false"),
@@ -396,7 +398,7 @@ contrast = 1
     assert error(tmp_path, '[link]\n[ "oled" ]  # quoted\ncontrast = -1\n') == (
         "F line 3: oled.contrast: expected a contrast 0-255, got -1")
     assert error(tmp_path, 'game.dice = "auto"\noled = { driver = "ssd1306", rotation = 1 }\n') == (
-        "F line 2: oled.rotation: expected a rotation in degrees 0, 90, 180 or 270, got 1")
+        "F line 2: oled.rotation: expected 0 or 180 (degrees; the screens are landscape), got 1")
     assert error(tmp_path, '[paths]\nregistry = """\na = 1\n[buzzer]\n"""\n'
                            '[buzzer]\npin = "12"\n') == (
         'F line 7: buzzer.pin: expected a GPIO number 0-27 or false, got "12" '
@@ -457,10 +459,10 @@ def test_weird_keys_and_paths_stay_on_one_line(tmp_path):
     assert message == r'F line 1: unknown table ""a\u0000b""'
     message = error(tmp_path, '[oled]\ndriver = "line one\\nline two"\n')
     assert message == (r'F line 2: oled.driver: unknown driver "line one\nline two" '
-                       "(choose ssd1306, sh1106 or none)")
+                       "(choose ssd1306, sh1106, ssd1309, ssd1315 or none)")
     message = error(tmp_path, '[oled]\ndriver = "' + "x" * 100 + '"\n')
     assert message == 'F line 2: oled.driver: unknown driver "' + "x" * 37 + '..." ' \
-                      "(choose ssd1306, sh1106 or none)"
+                      "(choose ssd1306, sh1106, ssd1309, ssd1315 or none)"
     folder = tmp_path / "odd\nfolder"
     folder.mkdir()
     path = write(folder, "[oled]\ncontrast = -1\n")

@@ -1,5 +1,5 @@
-"""The daemon's loop with fakes for every device: mock GPIO pins, a FakeI2C panel under
-the real luma driver, a recording LED sink, a real notify socket."""
+"""The daemon's loop with fakes for every device: mock GPIO pins, luma's real OLED
+stack over a fake SMBus and simulated panel, a recording LED sink, a real notify socket."""
 
 import queue
 import socket
@@ -11,7 +11,8 @@ from companion.box import Box
 from companion.daemon import Daemon, paused_screen
 from companion.hardware.buttons import Classifier, GpioButtons
 from companion.hardware.leds import FirmwareLeds
-from companion.hardware.oled import FakeI2C, open_display
+from companion.hardware.fake_bus import FakeBuses
+from companion.hardware.oled import open_display
 from companion.inputs import Tag
 from companion.journal import Journal
 from companion.notify import Notifier
@@ -62,13 +63,15 @@ class Rig:
         self.clock = Clock()
         self.gpio = gpio
         self.events = queue.SimpleQueue()
-        self.bus = FakeI2C()
+        self.buses = FakeBuses(self.clock)
+        self.panel = self.buses.i2c_panel()
+        self.bus = self.buses.i2c[1]
         self.journal = Journal(tmp_path / "journal.db")
         self.registry = sim_registry()
         self.buttons = GpioButtons(PINS, self.events.put, clock=self.clock)
         self.link = Link()
         session = Session(self.journal, self.registry, SessionConfig(), lambda: seed)
-        display = open_display(OLED, self.clock, lambda: self.bus)
+        display = open_display(OLED, self.clock, self.buses)
         self.box = Box(session, display, FirmwareLeds(self.link))
         self.daemon = Daemon(self.box, self.events, Classifier(0.8, 0.03),
                              notifier or Notifier({}), [self.buttons.close], self.clock)
@@ -125,7 +128,7 @@ def test_buttons_drive_the_session_through_the_loop(tmp_path, gpio):
     assert rig.screen()["cursor"] == 1
     rig.press("UP")
     assert rig.screen()["cursor"] == 0
-    assert rig.box.display.frames_sent >= 3 and rig.bus.data_calls >= 3
+    assert rig.box.display.frames_sent >= 3 and rig.bus.data_transfers >= 3
 
 
 def test_a_held_back_is_an_undo_without_letting_go(tmp_path, gpio):
@@ -224,7 +227,8 @@ def test_shutdown_pauses_the_screen_turns_leds_off_and_closes(tmp_path, gpio):
     rig.daemon.request_stop()
     rig.daemon.shutdown()
     assert rig.box.display.image.tobytes() == oled.render(paused_screen(rig.session)).tobytes()
-    assert rig.box.display.device.persist and rig.bus.closed
+    assert rig.panel.image().tobytes() == rig.box.display.image.tobytes()  # on the glass
+    assert rig.box.display.device.persist and rig.bus.closes == rig.bus.opens
     assert set(rig.link.frames[-1]) == {(0, 0, 0)}
     assert not rig.buttons.buttons  # released
     assert "saved" in paused_screen(rig.session)["lines"][0]
@@ -311,7 +315,7 @@ def test_open_devices_for_the_build_without_a_co_processor(tmp_path, gpio):
 
         # Opening sets the tty raw; bytes written before that may be cooked away.
         wait_for(LinkEvent("up", "RDM6300 reader for pad 2", os.ttyname(ports[1][1])))
-        os.write(ports[1][0], rdm6300.frame("67003B51C6"))
+        os.write(ports[1][0], rdm6300.frame("67003B51C6") * 2)  # a resting card repeats
         wait_for(Tag(2, "67003B51C6"))
         devices.buzzer.play("refused")
         close_devices(devices)

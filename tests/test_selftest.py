@@ -7,7 +7,8 @@ from types import SimpleNamespace
 from companion import selftest
 from companion.hardware.buttons import Classifier, Edge
 from companion.hardware.leds import RecordingLeds
-from companion.hardware.oled import FakeI2C, open_display
+from companion.hardware.fake_bus import FakeBuses
+from companion.hardware.oled import open_display
 from companion.inputs import Tag
 from companion.registry import sim_registry
 from companion.views.leds import PIXEL_COUNT
@@ -39,9 +40,12 @@ class Events:
         return self.items.pop(0)
 
 
-def rig(bus=None, link=None):
+def rig(buses=None, link=None):
     clock = Clock()
-    display = open_display(OLED, clock, lambda: bus or FakeI2C())
+    if buses is None:
+        buses = FakeBuses(clock)
+        buses.i2c_panel()
+    display = open_display(OLED, clock, buses)
     return SimpleNamespace(display=display, leds=RecordingLeds(), link=link), clock
 
 
@@ -69,9 +73,10 @@ def test_pattern_chase_and_echo_until_back_is_held():
 
 
 def test_a_dead_oled_or_a_silent_co_processor_fails_the_selftest():
-    bus = FakeI2C()
-    devices, clock = rig(bus)
-    bus.unplugged = True
+    buses = FakeBuses()
+    buses.i2c_panel()
+    devices, clock = rig(buses)
+    buses.i2c[1].down = True
     out = io.StringIO()
     assert selftest.run(devices, Events([]), Classifier(), None, 1, out,
                         sleep=lambda s: None, clock=clock) == 1

@@ -1,15 +1,19 @@
 """The OLED behind a tiny interface: ``show(image)``, ``pause(image)`` and ``close()``.
 
 Frames go out only when the picture changed: an I2C frame costs about 23 ms at
-400 kHz, and an idle box should send nothing at all. The real device and the test
-fake are the same class around different luma devices (``luma.core.device.dummy``
-keeps the last image in memory; :class:`FakeI2C` under a real luma driver can fail
-on demand), so tests exercise the code the box runs.
+400 kHz, and an idle box should send nothing at all. The real device and the fakes
+are the same class around the same luma drivers: tests, benches and the simulator
+open them over fake kernel buses (:mod:`.fake_bus`) that fail on demand, so they
+exercise the code the box runs. (``luma.core.device.dummy``, which keeps the last
+image in memory, stands in only where a box has no screen at all.)
 
-An I2C error (a loose wire, a brown-out, ``Errno 121``/``Errno 5``) must never stop
-a game: the display logs it, keeps the newest wanted frame, and retries with
-back-off, re-initialising the panel through ``reopen`` (a power-cycled SSD1306
-forgets its setup). The main loop learns when to call :meth:`Display.retry` from
+A bus error (a loose wire, a brown-out, ``Errno 121``/``Errno 5``) must never stop
+a game. luma turns some of them into its own exceptions (its ``i2c`` interface
+raises ``DeviceNotFoundError``, which is not an ``OSError``, for EIO and EREMOTEIO),
+so every ``OSError`` and every ``luma.core.error.Error`` counts as a display fault:
+the display logs it, keeps the newest wanted frame, and retries with back-off,
+re-initialising the panel through ``reopen`` (a power-cycled SSD1306 forgets its
+setup). The main loop learns when to call :meth:`Display.retry` from
 :attr:`Display.retry_at`.
 """
 
@@ -20,10 +24,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from luma.core.error import Error as LumaError
 from PIL import Image
 
 log = logging.getLogger(__name__)
 
+FAULTS = (OSError, LumaError)  # what a panel on a bad wire raises, through luma
 FIRST_BACKOFF = 0.5  # seconds before the first retry
 MAX_BACKOFF = 30.0  # a dead panel is retried twice a minute, forever
 
@@ -75,7 +81,7 @@ class Display:
             if self.device is None:
                 raise OSError("no OLED panel open")
             self.device.display(image)
-        except OSError as exc:
+        except FAULTS as exc:
             self._wanted = image
             self._failed(exc)
             return False
@@ -92,7 +98,8 @@ class Display:
         self.retry_at = self._clock() + delay
         # The first failure is news; the rest are logged sparingly (every 8th).
         if self.failures == 1 or self.failures % 8 == 0:
-            log.warning("OLED: %s (attempt %d; retrying in %.1f s)", exc, self.failures, delay)
+            log.warning("OLED: %s (attempt %d; retrying in %.1f s)", _describe(exc),
+                        self.failures, delay)
 
     def _recovered(self) -> bool:
         if self.failures:
@@ -101,17 +108,17 @@ class Display:
         return True
 
     @classmethod
-    def open(cls, opener: Callable[[], Any], clock: Callable[[], float] = time.monotonic
-             ) -> Display:
+    def open(cls, opener: Callable[[], Any], clock: Callable[[], float] = time.monotonic,
+             keep: bool = False) -> Display:
         """A display for a panel that may not answer yet: the box starts regardless
         and :meth:`retry` keeps trying to bring the panel up."""
         try:
             device = opener()
         except Exception as exc:  # noqa: BLE001 - no panel must not mean no game
-            display = cls(None, reopen=opener, clock=clock)
+            display = cls(None, keep=keep, reopen=opener, clock=clock)
             display._failed(exc)
             return display
-        return cls(device, reopen=opener, clock=clock)
+        return cls(device, keep=keep, reopen=opener, clock=clock)
 
     @property
     def image(self) -> Image.Image | None:
@@ -136,6 +143,15 @@ class Display:
             self.device.cleanup()
         except Exception as exc:  # noqa: BLE001 - a dead bus cannot be closed cleanly
             log.debug("OLED: cleanup failed: %s", exc)
+
+
+def _describe(exc: BaseException) -> str:
+    """The error and, when luma translated it, the kernel's own (which names the cause:
+    "Remote I/O error" is a panel that did not answer, not a missing device)."""
+    cause = exc.__cause__ or exc.__context__
+    if isinstance(cause, OSError) and not isinstance(exc, OSError):
+        return f"{exc} ({cause})"
+    return str(exc)
 
 
 def _drop(device: Any) -> None:

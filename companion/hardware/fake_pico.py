@@ -72,6 +72,8 @@ class FakePico:
         self._next_hb = 0.0
         self._heartbeat = True
         self._frozen = False
+        self._at_repl = False
+        self.soft_resets = 0
         self._stalled = False  # the last write found the pty full
         self._naks: dict[str, list[str]] = {}  # kind -> reasons for the next lines of that kind
         self._lines = protocol.LineBuffer()
@@ -127,6 +129,20 @@ class FakePico:
             self._frozen = on
             self._next_hb = time.monotonic()
         self._wake()
+
+    def drop_to_repl(self) -> None:
+        """The firmware stops (an exception, a Ctrl-C): MicroPython's REPL echoes every
+        byte it gets and says nothing of its own, until a Ctrl-D soft-resets it, which
+        runs the firmware again (a new HELLO)."""
+        with self._cond:
+            self._at_repl = True
+            self._write_locked(b"Traceback (most recent call last):\r\n"
+                               b"KeyboardInterrupt: \r\n>>> ")
+        self._wake()
+
+    @property
+    def at_repl(self) -> bool:
+        return self._at_repl
 
     def nak_next(self, kind: str = "LED", reason: str = "BUSY", count: int = 1) -> None:
         """Refuse the next ``count`` host lines of ``kind`` with ``NAK <seq> <reason>``."""
@@ -254,6 +270,9 @@ class FakePico:
                     data = os.read(master, 4096)
                 except OSError:  # nothing to read after all, or the pty is going away
                     data = b""
+                if self._at_repl:
+                    self._repl(data)
+                    continue
                 for line in self._lines.feed(data):
                     try:
                         self._command(line)
@@ -261,10 +280,26 @@ class FakePico:
                         log.exception("fake Pico failed on %r", line)
             self._beat()
 
+    def _repl(self, data: bytes) -> None:
+        """MicroPython's friendly REPL: echo, and Ctrl-D soft-resets into the firmware."""
+        with self._cond:
+            self._write_locked(data.replace(b"\n", b"\r\n"))
+            if b"\x04" not in data:
+                return
+            self._at_repl = False
+            self.soft_resets += 1
+            self.boots += 1
+            self._seq = 0
+            self._booted_at = time.monotonic()
+            self._lines.clear()
+            self._host.reset()
+            self._write_locked(b"MPY: soft reboot\r\n")
+        self._send_hello()
+
     def _beat(self) -> None:
         with self._cond:
             now = time.monotonic()
-            if not self._heartbeat or self._frozen or now < self._next_hb:
+            if not self._heartbeat or self._frozen or self._at_repl or now < self._next_hb:
                 return
             self._next_hb = now + self.hb_interval
             uptime = int((now - self._booted_at) * 1000)
@@ -333,8 +368,8 @@ class FakePico:
 
     def _send(self, kind: str, *fields: str) -> None:
         with self._cond:
-            if self._master is None or self._frozen:
-                return  # unplugged, or the main loop hangs: nobody says anything
+            if self._master is None or self._frozen or self._at_repl:
+                return  # unplugged, hung, or at the REPL: the firmware says nothing
             line = protocol.encode(self._seq, kind, *fields)
             self._seq = protocol.next_seq(self._seq)
             self._write_locked(line)

@@ -37,6 +37,11 @@ READ_TIMEOUT = 0.2  # the reader thread wakes at least this often (stale/gone ch
 WRITE_TIMEOUT = 0.5  # a device that stops reading must not hang the main thread
 RETRY_EVERY = 0.5  # reopen attempts while the device is away
 ASK_AGAIN = 1.0  # repeat HELLO? this often until a HELLO comes (the first may be lost)
+# A device that echoes our lines is at MicroPython's REPL (the firmware stopped, or
+# someone pressed Ctrl-C): Ctrl-C ends whatever runs there, Ctrl-B leaves the raw
+# REPL, Ctrl-D soft-resets the board, which starts main.py and so its HELLO.
+SOFT_RESET = b"\x03\x02\x04"
+RESET_AGAIN = 5.0  # seconds between soft resets while the device stays at the REPL
 WARN_EVERY = 10.0  # at most one warning per kind of trouble per this many seconds
 JOIN_TIMEOUT = 2.0
 MAX_PIXELS = (protocol.MAX_LINE - len("65535 LED ") - len("*FFFF")) // 6  # 97
@@ -99,6 +104,7 @@ class LinkStats:
     acks: int = 0
     resends: int = 0
     device_errors: dict[str, int] = field(default_factory=dict)  # ERR code -> count
+    soft_resets: int = 0  # a device found at its REPL was reset into the firmware
 
     @property
     def rejected(self) -> int:
@@ -362,6 +368,8 @@ class SerialLink(ReconnectingPort):
         self._hello: dict[str, Any] | None = None
         self._last_valid = clock()
         self._asked_at = self._last_valid
+        self._at_repl = False  # our own lines came back since the last HELLO
+        self._reset_at = float("-inf")
         self._error_warnings = _Throttle(clock)
         self._nak_warnings = _Throttle(clock)
         # Guarded by self._lock: our numbering, the latest values and what carried them.
@@ -456,8 +464,19 @@ class SerialLink(ReconnectingPort):
     def _idle(self, now: float) -> None:
         if now - self._last_valid >= self.stale_after:
             self._lose(f"no valid line for {self.stale_after:g} s", state="stale")
+        elif self._hello is None and self._at_repl and now - self._reset_at >= RESET_AGAIN:
+            self._soft_reset(now)
         elif self._hello is None and now - self._asked_at >= self._ask_every:
             self._ask(now)  # lines but no HELLO: our HELLO? went missing
+
+    def _soft_reset(self, now: float) -> None:
+        self._reset_at = self._asked_at = now
+        self._at_repl = False
+        self.stats.soft_resets += 1
+        log.warning("%s: the co-processor is at its MicroPython prompt: soft-resetting it",
+                    self.path)
+        with self._lock:
+            self._write_locked(SOFT_RESET)
 
     def _ask(self, now: float) -> None:
         self._asked_at = now
@@ -483,6 +502,7 @@ class SerialLink(ReconnectingPort):
             self._reject("noise", line)  # noise glued in front of a good line
         if msg.kind not in protocol.DEVICE_KINDS:
             self._reject("echo", line)  # our own command: the device is at its REPL
+            self._at_repl = self._hello is None
             return
         if msg.kind == "HELLO":
             self._peer.reset()  # a HELLO starts the device's numbering afresh
@@ -500,6 +520,7 @@ class SerialLink(ReconnectingPort):
     def _on_hello(self, msg: protocol.Message) -> None:
         info = protocol.parse_hello(msg.fields)
         self._hello = info
+        self._at_repl = False
         proto = f"{info['proto']}.{info['proto_minor']}" if info["proto_minor"] else info["proto"]
         detail = f"fw={info['fw']} proto={proto} readers={info['readers']} pixels={info['pixels']}"
         if info["proto"] != protocol.PROTO:
@@ -517,6 +538,13 @@ class SerialLink(ReconnectingPort):
         pad, uid, on = protocol.parse_tag(msg.fields)
         if self._state == "version":
             log.debug("%s: tag from an unsupported protocol ignored: %r", self.path, msg)
+            return
+        # Only a device that said who it is may tap, and only on pads it announced.
+        if self._hello is None:
+            self._reject("tag before hello", f"pad {pad} {uid}".encode())
+            return
+        if pad > self._hello["readers"]:
+            self._reject("no such pad", f"pad {pad} of {self._hello['readers']}".encode())
             return
         self._emit(Tag(pad, uid) if on else TagOff(pad, uid))
 

@@ -1,93 +1,86 @@
-"""Opening the OLED panel from the config, and a fake I2C bus for tests.
+"""Opening the OLED panel from the config, through luma's own device factory.
 
-The driver (SSD1306 or SH1106) is a config value because the two look alike and a
-wrong choice shows garbage rather than an error. :class:`FakeI2C` stands in for
-luma's ``i2c`` interface under the *real* luma drivers, so tests run the same
-command/data traffic the panel sees, and can pull the wire mid-game.
+The driver (SSD1306, SH1106, SSD1309 or SSD1315) is a config value because they look
+alike and a wrong choice shows garbage rather than an error. The config has already
+limited the geometry to what the views draw (128x64, rotation 0 or 180); luma's
+``cmdline`` parser and ``create_device`` then build the device exactly as luma's own
+tools would, so every driver luma supports for that geometry works unchanged.
+
+Tests, benches and the simulator pass ``buses`` (:class:`~.fake_bus.FakeBuses`): the
+same factory and drivers then run over fake kernel buses (see ``docs/fakes.md``).
 """
 
 from __future__ import annotations
 
-import errno
 import time
 from collections.abc import Callable
 from typing import Any
 
 from .display import Display, dummy_display
 
-DRIVERS = ("ssd1306", "sh1106")
+DRIVERS = ("ssd1306", "sh1106", "ssd1309", "ssd1315")
+SPI_HZ = 8_000_000  # luma's default; the SSD1306 is specified to 10 MHz
 
 
-def open_panel(cfg: Any, serial_interface: Any = None) -> Any:
-    """A luma device for ``cfg`` (a :class:`companion.config.OledConfig`)."""
-    from luma.oled.device import sh1106, ssd1306
+def luma_args(cfg: Any) -> Any:
+    """luma's command-line options for ``cfg`` (a :class:`companion.config.OledConfig`),
+    parsed by luma's own parser so every option luma adds keeps its default."""
+    from luma.core import cmdline
 
-    if serial_interface is None:
-        if cfg.bus == "i2c":
-            from luma.core.interface.serial import i2c
+    argv = ["--display", cfg.driver, "--width", str(cfg.width), "--height", str(cfg.height),
+            "--rotate", str(cfg.rotate)]
+    if cfg.bus == "i2c":
+        argv += ["--interface", "i2c", "--i2c-port", str(cfg.port),
+                 "--i2c-address", f"0x{cfg.address:02X}"]
+    else:
+        argv += ["--interface", "spi", "--spi-port", str(cfg.port),
+                 "--spi-device", str(cfg.spi_device), "--spi-bus-speed", str(SPI_HZ),
+                 "--gpio-data-command", str(cfg.dc_pin), "--gpio-reset", str(cfg.rst_pin)]
+    return cmdline.create_parser("companion", autocomplete=False).parse_args(argv)
 
-            serial_interface = i2c(port=cfg.port, address=cfg.address)
-        else:
-            from luma.core.interface.serial import spi
 
-            serial_interface = spi(port=cfg.port, device=cfg.spi_device,
-                                   gpio_DC=cfg.dc_pin, gpio_RST=cfg.rst_pin)
-    driver = {"ssd1306": ssd1306, "sh1106": sh1106}[cfg.driver]
-    device = driver(serial_interface, width=cfg.width, height=cfg.height, rotate=cfg.rotate)
+def open_panel(cfg: Any, buses: Any = None) -> Any:
+    """A luma device for ``cfg``; over ``buses`` (fake kernel buses) when given."""
+    from luma.core import cmdline
+
+    args = luma_args(cfg)
+    if buses is None:
+        device = cmdline.create_device(args)
+    else:
+        with buses.installed():
+            device = cmdline.create_device(args)
     device.contrast(cfg.contrast)
     return device
 
 
 def open_display(cfg: Any, clock: Callable[[], float] = time.monotonic,
-                 serial_interface: Callable[[], Any] | None = None) -> Display:
+                 buses: Any = None, keep: bool = False) -> Display:
     """The box's display: the configured panel (retried until it answers) or, with
     ``driver = "none"``, the in-memory fake for a box without a screen."""
     if cfg.driver == "none":
-        return dummy_display()
-    if serial_interface is None:
-        return Display.open(lambda: open_panel(cfg), clock)
-    return Display.open(lambda: open_panel(cfg, serial_interface()), clock)
+        return dummy_display(keep)
+    return Display.open(lambda: open_panel(cfg, buses), clock, keep)
+
+
+def simulated_display(keep: bool = False) -> tuple[Display, Any]:
+    """The simulator's OLED and the panel behind it: the reference build's SSD1306 at
+    0x3C on I2C bus 1, through luma's factory and ``i2c`` interface over a fake bus."""
+    from ..config import OledConfig
+    from .fake_bus import FakeBuses
+
+    buses = FakeBuses()
+    panel = buses.i2c_panel()
+    return open_display(OledConfig(), buses=buses, keep=keep), panel
 
 
 def open_private_displays(cfg: Any, private: Any,
-                          clock: Callable[[], float] = time.monotonic) -> dict[int, Display]:
+                          clock: Callable[[], float] = time.monotonic,
+                          buses: Any = None) -> dict[int, Display]:
     """Camp -> display for QLANET's private OLEDs (``private`` is a
     :class:`companion.config.PrivateOledConfig`): the [oled] panel settings on I2C at
     each camp's bus and address. Empty when none is configured."""
     from dataclasses import replace
 
-    return {camp: open_display(replace(cfg, bus="i2c", port=port, address=address), clock)
+    return {camp: open_display(replace(cfg, bus="i2c", port=port, address=address), clock,
+                               buses)
             for camp, (port, address) in private.screens(cfg.port).items()}
-
-
-class FakeI2C:
-    """luma's serial-interface contract (``command``, ``data``, ``cleanup``) in memory.
-
-    ``fail`` makes the next N transfers raise ``OSError(EREMOTEIO)`` like a loose
-    wire; ``unplugged`` makes every transfer fail until it is cleared.
-    """
-
-    def __init__(self) -> None:
-        self.commands: list[tuple[int, ...]] = []
-        self.data_bytes = 0
-        self.data_calls = 0  # data transfers that completed (sh1106: 8 per frame)
-        self.fail = 0
-        self.unplugged = False
-        self.closed = False
-
-    def _transfer(self) -> None:
-        if self.unplugged or self.fail:
-            self.fail = max(0, self.fail - 1)
-            raise OSError(errno.EREMOTEIO, "Remote I/O error")
-
-    def command(self, *cmd: int) -> None:
-        self._transfer()
-        self.commands.append(cmd)
-
-    def data(self, data: Any) -> None:
-        self._transfer()
-        self.data_bytes += len(data)
-        self.data_calls += 1
-
-    def cleanup(self) -> None:
-        self.closed = True

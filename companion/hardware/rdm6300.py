@@ -4,7 +4,11 @@ The module only talks (9600 8N1, TX only) and only in one frame::
 
     0x02 | 10 ASCII hex: 2 version + 8 tag id | 2 ASCII hex: XOR of the 5 data bytes | 0x03
 
-and it repeats that frame for as long as a card lies on the antenna. So one
+and it repeats that frame for as long as a card lies on the antenna. Its one-byte
+XOR lets about 1 in 110 frames with two bit errors through as another, valid-looking
+UID, so a UID counts only once two identical frames came in a row (one more frame
+time, about a tenth of a second): a stray frame under a resting card then neither
+taps a phantom card nor taps the resting one again. One
 :class:`~companion.inputs.Tag` is sent when a card arrives and a
 :class:`~companion.hardware.link.TagOff` once no frame came for ``gone_after``
 seconds (checked in the reader thread on every read timeout). The UID is the 10 hex
@@ -133,6 +137,7 @@ class Rdm6300Reader(ReconnectingPort):
         self.gone_after = gone_after
         self._frames = FrameScanner()
         self._present: str | None = None  # UID on the antenna now
+        self._candidate: str | None = None  # a new UID seen once, awaiting its twin
         self._seen_at = 0.0
         self._start()
 
@@ -149,10 +154,16 @@ class Rdm6300Reader(ReconnectingPort):
         for uid, reason, raw in self._frames.feed(data):
             if uid is None:
                 self._reject(reason or "garbage", raw)
+                self._candidate = None  # the next good frame starts a new pair
                 continue
             self.stats.lines_ok += 1
             self._seen_at = now
-            if uid != self._present:  # the module repeats frames: only a change is news
+            if uid == self._present:  # the module repeats frames: only a change is news
+                self._candidate = None
+            elif uid != self._candidate:
+                self._candidate = uid  # once is not enough: wait for the same again
+            else:
+                self._candidate = None
                 self._leave()
                 self._present = uid
                 self._emit(Tag(self.pad, uid))
@@ -163,6 +174,7 @@ class Rdm6300Reader(ReconnectingPort):
 
     def _lost(self, reason: str) -> None:
         self._frames.clear()
+        self._candidate = None
         self._leave()  # nobody can tell whether the card is still there
 
     def _leave(self) -> None:

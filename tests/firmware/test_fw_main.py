@@ -74,6 +74,19 @@ def test_two_readers_configured(monkeypatch):
     assert ("TAG", "2", NTAG, "ON") in without_hb(seen)
 
 
+def test_every_chip_select_is_driven_high_at_boot_even_unused_ones(monkeypatch):
+    """A floating select reads low: an unused reader would answer on MISO too."""
+    monkeypatch.setattr(board, "READERS", 2)
+    Rig()
+    for cs in board.READER_CS:  # pad 3's select included, though no reader is in use
+        assert fw_fakes.state.pins[cs].mode == fw_fakes.Pin.OUT
+        assert fw_fakes.level(cs) == 1
+
+
+def test_spi_runs_at_1_mhz_for_long_wires_to_the_pads():
+    assert board.SPI_BAUD == 1_000_000
+
+
 def test_reset_pin_is_pulsed_and_left_high():
     Rig()
     assert fw_fakes.level(board.READER_RST[0]) == 1

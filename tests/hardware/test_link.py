@@ -367,3 +367,41 @@ def test_bad_values_are_the_callers_bug(link):
         link.send_leds([(0, 0, 0)] * 98)
     with pytest.raises(ValueError):
         link.set_brightness(300)
+
+
+# -- a Pico at its REPL, and taps it has no right to --------------------------------------
+
+
+def test_a_pico_left_at_the_repl_is_soft_reset_into_the_firmware(fake, events):
+    fake.drop_to_repl()
+    with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
+        assert wait_for(events, is_state("up"), timeout=10.0)
+        assert fake.soft_resets == 1 and link.stats.soft_resets == 1
+        assert link.stats.rejects.get("echo", 0) >= 1  # how it knew: its HELLO? came back
+        fake.tap(1, UID)
+        assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(1, UID)
+
+
+def test_a_pico_that_falls_to_the_repl_mid_game_comes_back(link, fake, events):
+    fake.drop_to_repl()
+    assert wait_for(events, is_state("stale"), timeout=5.0)  # no heartbeat
+    assert wait_for(events, is_state("up"), timeout=10.0)
+    assert fake.soft_resets == 1 and link.stats.soft_resets == 1
+
+
+def test_tags_before_hello_or_from_unannounced_pads_are_ignored_and_counted(fake, events):
+    def tag_line(pad, seq):
+        return protocol.encode(seq, "TAG", *protocol.tag_fields(pad, UID, True))
+
+    def never_opens(path, baud):
+        raise OSError("not now")
+
+    with SerialLink(fake.path, 115200, events.put_nowait, opener=never_opens) as link:
+        link._line(tag_line(1, 5), time.monotonic())  # nobody said HELLO yet
+        assert link.stats.rejects == {"tag before hello": 1}
+        link._line(protocol.encode(6, "HELLO", *protocol.hello_fields("fw", 2, 24)),
+                   time.monotonic())
+        link._line(tag_line(3, 7), time.monotonic())  # a third pad on a two-reader device
+        link._line(tag_line(2, 8), time.monotonic())
+        assert link.stats.rejects == {"tag before hello": 1, "no such pad": 1}
+    assert [e for e in drain(events) if isinstance(e, Tag)] == [Tag(2, UID)]

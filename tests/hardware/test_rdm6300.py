@@ -159,14 +159,14 @@ def test_swapping_cards_without_a_gap(reader, device, events):
 
 def test_noise_is_counted_and_the_next_frame_read(reader, device, events):
     device.send(b"\x00\xff\x0267003B51C6CC\x03\x0212\x02" + b"ZZ" * 6 + b"\x03")
-    device.send(frame(CARD))
+    device.send(frame(CARD) * 2)  # a resting card repeats its frame
     assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(2, CARD)
     assert reader.stats.rejects == {"garbage": 1, "bad checksum": 1, "short frame": 1,
                                     "bad hex": 1}
 
 
 def test_unplugged_reader_drops_the_card_and_comes_back(reader, device, events):
-    device.send(frame(CARD))
+    device.send(frame(CARD) * 2)
     wait_for(events, lambda e: isinstance(e, Tag))
     device.unplug()
     seen: list[object] = []
@@ -174,9 +174,33 @@ def test_unplugged_reader_drops_the_card_and_comes_back(reader, device, events):
     assert seen == [TagOff(2, CARD)]
     device.plug()
     wait_for(events, is_state("up"))
-    device.send(frame(CARD))
+    device.send(frame(CARD) * 2)
     assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(2, CARD)
     assert reader.stats.reconnects == 1
+
+
+def two_bit_error(uid: str) -> str:
+    """``uid`` with the same bit flipped in two bytes: the XOR checksum still passes."""
+    data = bytearray(bytes.fromhex(uid))
+    data[1] ^= 0x10
+    data[3] ^= 0x10
+    return data.hex().upper()
+
+
+def test_a_uid_counts_only_after_two_identical_frames_in_a_row(reader, device, events):
+    phantom = two_bit_error(CARD)
+    assert frame(phantom)[-3:] == frame(CARD)[-3:]  # same checksum: it parses
+    device.send(frame(CARD) * 3)
+    assert wait_for(events, lambda e: isinstance(e, Tag)) == Tag(2, CARD)
+    # A corrupted frame under the resting card: no phantom tap, no second tap.
+    device.send(frame(CARD) + frame(phantom) + frame(CARD) * 2)
+    # One frame of a card, broken by noise, then one more: still nothing.
+    device.send(frame(OTHER) + b"\x02ZZ\x03" + frame(OTHER))
+    device.send(frame(OTHER) * 2)  # now it is there
+    seen: list[object] = []
+    assert wait_for(events, lambda e: isinstance(e, Tag), skipped=seen) == Tag(2, OTHER)
+    assert seen == [TagOff(2, CARD)]
+    assert reader.stats.lines_ok == 11 and reader.stats.rejects == {"short frame": 1}
 
 
 def test_close_is_prompt_and_idempotent(device, events):
