@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import ast
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,8 +33,7 @@ TABLE_END = "<!-- end of parts table -->"
 ANY = None  # a part that may import any part, or use any third-party package
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
     key: str
     title: str
     role: str  # one line: what it does
@@ -141,8 +140,7 @@ def _module_file(dotted: str, root: Path) -> Path | None:
 
 def imports_of(path: Path, root: Path = ROOT) -> tuple[set[str], set[str]]:
     """(package files, third-party top-level names) that ``path`` imports, lazily too."""
-    rel = path.relative_to(root).with_suffix("").parts
-    package = list(rel[:-1]) if rel[-1] != "__init__" else list(rel[:-1])
+    package = list(path.relative_to(root).parts[:-1])  # what "from ." means here
     inner: set[str] = set()
     outer: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
