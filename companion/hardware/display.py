@@ -27,6 +27,9 @@ from typing import Any
 from luma.core.error import Error as LumaError
 from PIL import Image
 
+from . import pages
+from .pages import PageWriter
+
 log = logging.getLogger(__name__)
 
 FAULTS = (OSError, LumaError)  # what a panel on a bad wire raises, through luma
@@ -39,8 +42,9 @@ class Display:
 
     def __init__(self, device: Any, keep: bool = False,
                  reopen: Callable[[], Any] | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, partial: bool = True):
         self.device = device
+        self.partial = partial  # send only the changed columns of changed pages
         self.frames_sent = 0
         self.frames: list[Image.Image] = []  # every frame sent, when ``keep`` (sim, tests)
         self.failures = 0  # consecutive failed attempts (0: the panel is fine)
@@ -50,6 +54,8 @@ class Display:
         self._clock = clock
         self._last: bytes | None = None  # the frame on the panel
         self._wanted: Image.Image | None = None  # the frame it should show
+        self._writer: PageWriter | None = None  # for ``device``; None: full frames
+        self._writer_for: Any = None
 
     def show(self, image: Image.Image) -> bool:
         """Send ``image`` if it differs from the last frame; returns whether it went out."""
@@ -80,9 +86,14 @@ class Display:
         try:
             if self.device is None:
                 raise OSError("no OLED panel open")
-            self.device.display(image)
+            writer = self._page_writer()
+            if writer is None:
+                self.device.display(image)
+            else:
+                writer.write(image)
         except FAULTS as exc:
             self._wanted = image
+            self._writer = None  # what the panel holds is unknown now: start afresh
             self._failed(exc)
             return False
         self._recovered()
@@ -91,6 +102,17 @@ class Display:
         if self._keep:
             self.frames.append(image.copy())
         return True
+
+    def _page_writer(self) -> PageWriter | None:
+        """The partial-update writer for the current device (a new one after a reopen,
+        whose first frame goes out in full)."""
+        if not self.partial:
+            return None
+        if self._writer_for is not self.device:
+            self._writer_for, self._writer = self.device, pages.for_device(self.device)
+        elif self._writer is None:
+            self._writer = pages.for_device(self.device)
+        return self._writer
 
     def _failed(self, exc: Exception) -> None:
         self.failures += 1
