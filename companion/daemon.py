@@ -44,6 +44,18 @@ log = logging.getLogger(__name__)
 
 _STOP = object()  # put on the queue to wake the loop for shutdown
 IDLE_WAKE = 60.0  # even with nothing due, look at the stop flag this often
+# "Switch the box off" from the menu: the service may only create this file in its
+# runtime directory; companion-poweroff.path (root's) sees it and powers off. No
+# polkit rule, no sudo, no D-Bus access: the one thing the box can ask is that.
+POWER_OFF_FILE = "poweroff"
+
+
+def request_power_off(environ: Any = os.environ) -> None:
+    """Ask systemd (through companion-poweroff.path) to switch the machine off."""
+    runtime = environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    if not runtime:
+        raise OSError("not running as the companion service (no RUNTIME_DIRECTORY)")
+    Path(runtime, POWER_OFF_FILE).write_text("requested from the menu\n")
 
 
 @dataclass
@@ -63,7 +75,8 @@ class Daemon:
 
     def __init__(self, box: Box, events: Inbox, classifier: Classifier,
                  notifier: Notifier | None = None, closers: list[Callable[[], None]] = (),
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 power_off: Callable[[], None] = request_power_off):
         self.box = box
         self.events = events
         self.classifier = classifier
@@ -71,6 +84,8 @@ class Daemon:
         self.closers = list(closers)
         self.clock = clock
         self.stopping = False
+        self.powering_off = False
+        self._power_off = power_off
         self.links: dict[str, str] = {}  # reader link (port path) -> its last state
         self._tick_at: float | None = None
         self._ping_at: float | None = None
@@ -148,6 +163,23 @@ class Daemon:
             log.exception("input %r failed; reloading the game from the journal", event)
             self.recover()
         self._tick_at = None  # re-planned from the new state below
+        if self.box.session.request == "power_off":
+            self.power_off()
+
+    def power_off(self) -> None:
+        """The players chose "Switch the box off": ask for it, then stop."""
+        session = self.box.session
+        session.request = None
+        try:
+            self._power_off()
+        except OSError as exc:
+            log.error("cannot switch off: %s", exc)
+            session.alert("Cannot switch off", "See the log; unplug", "when the LEDs are off.")
+            self.box.refresh()
+            return
+        log.warning("switching the box off, as asked from the menu")
+        self.powering_off = True
+        self.request_stop()
 
     def recover(self) -> None:
         old = self.box.session
@@ -210,7 +242,10 @@ class Daemon:
     def shutdown(self) -> None:
         self.notifier.stopping("Pausing")
         session = self.box.session
-        _quietly(lambda: self.box.display.pause(oled.render(paused_screen(session))))
+        if self.powering_off:
+            _quietly(self.box.display.close)  # blank: nothing burns in on a dark box
+        else:
+            _quietly(lambda: self.box.display.pause(oled.render(paused_screen(session))))
         _quietly(self.box.leds.close)  # before the link closes: "all off" goes over it
         for close in reversed(self.closers):
             _quietly(close)

@@ -40,6 +40,8 @@ UNIT=$UNITDIR/$SERVICE.service
 DROPIN_DIR=$UNITDIR/$SERVICE.service.d
 GROUPS_DROPIN=$DROPIN_DIR/10-groups.conf
 RULE=$UDEVDIR/99-companion.rules
+POWEROFF_PATH=$UNITDIR/companion-poweroff.path
+POWEROFF_SERVICE=$UNITDIR/companion-poweroff.service
 
 usage() {
     cat <<EOF
@@ -375,6 +377,12 @@ setup_unit() {
     step "systemd unit $UNIT"
     install_content "$UNIT" 0644 < <(render_unit)
     UNIT_CHANGED=$FILE_CHANGED
+    # The menu's "Switch the box off": the service writes /run/companion/poweroff,
+    # this root-owned path unit powers off. Nothing else is granted.
+    install_file "$SRC/systemd/companion-poweroff.path" "$POWEROFF_PATH" 0644
+    ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
+    install_file "$SRC/systemd/companion-poweroff.service" "$POWEROFF_SERVICE" 0644
+    ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
     # A missing SupplementaryGroups= group stops the service from starting
     # (status 216/GROUP), so list only the groups this system has.
     if ((${#MISSING_GROUPS[@]})); then
@@ -408,6 +416,9 @@ start_service() {
     systemctl is-active --quiet "$SERVICE" 2>/dev/null && active=1
     systemctl is-failed --quiet "$SERVICE" 2>/dev/null && run systemctl reset-failed "$SERVICE"
     local ok=1
+    if ! systemctl is-enabled --quiet companion-poweroff.path 2>/dev/null; then
+        run systemctl enable --now companion-poweroff.path || ok=0
+    fi
     if ((!enabled)); then
         run systemctl enable --now "$SERVICE" || ok=0
     elif ((!active)); then
@@ -487,9 +498,15 @@ do_uninstall() {
             run systemctl disable --now "$SERVICE"
         fi
     fi
+    if [[ -e $POWEROFF_PATH ]] && systemd_running &&
+        systemctl is-enabled --quiet companion-poweroff.path 2>/dev/null; then
+        run systemctl disable --now companion-poweroff.path
+    fi
     local had_unit=0
-    [[ -e $UNIT || -e $DROPIN_DIR ]] && had_unit=1
+    [[ -e $UNIT || -e $DROPIN_DIR || -e $POWEROFF_PATH ]] && had_unit=1
     remove_path "$UNIT"
+    remove_path "$POWEROFF_PATH"
+    remove_path "$POWEROFF_SERVICE"
     remove_path "$DROPIN_DIR"
     if ((had_unit)) && systemd_running; then
         run systemctl daemon-reload

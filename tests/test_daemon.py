@@ -221,6 +221,33 @@ def test_an_unexpected_failure_reloads_the_game_from_the_journal(tmp_path, gpio,
     assert len(rig.session.game.inputs) == len(inputs) + 1
 
 
+def test_switch_off_from_the_menu_asks_systemd_then_stops_with_a_blank_screen(
+        tmp_path, gpio, monkeypatch):
+    from companion import daemon as daemon_module
+
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    monkeypatch.setenv("RUNTIME_DIRECTORY", str(runtime))
+    rig = Rig(tmp_path, gpio)
+    for button in ("UP", "OK", "DOWN", "OK"):  # the last item, then "Yes, switch off"
+        rig.press(button)
+    assert (runtime / daemon_module.POWER_OFF_FILE).exists()
+    assert rig.daemon.stopping and rig.daemon.powering_off
+    rig.daemon.shutdown()
+    assert not rig.panel.lit  # dark, not a "Paused" screen left to burn in
+    assert set(rig.link.frames[-1]) == {(0, 0, 0)}
+
+
+def test_switch_off_outside_the_service_says_why_and_keeps_running(tmp_path, gpio,
+                                                                  monkeypatch):
+    monkeypatch.delenv("RUNTIME_DIRECTORY", raising=False)
+    rig = Rig(tmp_path, gpio)
+    for button in ("UP", "OK", "DOWN", "OK"):
+        rig.press(button)
+    assert not rig.daemon.stopping
+    assert rig.screen()["title"] == "Cannot switch off"
+
+
 def test_shutdown_pauses_the_screen_turns_leds_off_and_closes(tmp_path, gpio):
     rig = Rig(tmp_path, gpio)
     start_game(rig)

@@ -139,6 +139,27 @@ def test_unit_verifies_without_complaints(tmp_path):
 
 
 @needs_analyze
+def test_the_power_off_units_verify_and_watch_the_services_runtime_directory(tmp_path):
+    """The menu's "Switch the box off": the service writes one file in its own runtime
+    directory; a root path unit powers off. Nothing else is granted to the service."""
+    for name in ("companion-poweroff.path", "companion-poweroff.service"):
+        (tmp_path / name).write_text((ROOT / "systemd" / name).read_text())
+    result = analyze("verify", "--man=no", str(tmp_path / "companion-poweroff.path"),
+                     str(tmp_path / "companion-poweroff.service"))
+    lines = [ln for ln in (result.stdout + result.stderr).splitlines() if ln.strip()]
+    assert result.returncode == 0 and lines == [], lines
+    from companion.daemon import POWER_OFF_FILE
+
+    path_unit = (ROOT / "systemd" / "companion-poweroff.path").read_text()
+    unit = (ROOT / "systemd" / "companion.service").read_text()
+    assert f"PathExists=/run/companion/{POWER_OFF_FILE}\n" in path_unit
+    assert "RuntimeDirectory=companion\n" in unit and "RuntimeDirectoryMode=0700\n" in unit
+    assert "NoNewPrivileges=yes" in unit and "CapabilityBoundingSet=\n" in unit
+    assert "ExecStart=/usr/bin/systemctl --no-block poweroff\n" in \
+        (ROOT / "systemd" / "companion-poweroff.service").read_text()
+
+
+@needs_analyze
 @pytest.mark.parametrize("change, complaint", [
     (("WatchdogSec=15", "WatchdogSecs=15"), "Unknown key"),
     (("ProtectSystem=strict", "ProtectSystem=strikt"), "Failed to parse"),
@@ -412,6 +433,8 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path):
         if (ROOT / "examples" / "config.toml").exists() else f"{target}/etc/companion/config.toml",
         f"install -D -m 0644 {RULE} {target}/udev/99-companion.rules",
         f"<generated> {target}/unit/companion.service",
+        f"{target}/unit/companion-poweroff.path",
+        "systemctl enable --now companion-poweroff.path",
         "systemctl daemon-reload",
         "journalctl -u companion -f",
         "companion doctor",
