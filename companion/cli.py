@@ -216,13 +216,13 @@ def build_parser() -> argparse.ArgumentParser:
                                       "print a fix for each problem")
     _config_arg(p)
     p.set_defaults(func=_doctor)
-    p = sub.add_parser("firmware", help="install this checkout's firmware on the Pico, or "
+    p = sub.add_parser("firmware", help="install the firmware shipped with this package on the Pico, or "
                                         "check the version it runs")
     p.add_argument("action", choices=("install", "check"))
     _config_arg(p)
     p.add_argument("--device", help="the Pico's serial port (default: link.device from the "
                                     "config, /dev/companion-io)")
-    p.add_argument("--source", help="firmware folder (default: firmware/ of this checkout)")
+    p.add_argument("--source", help="firmware folder (default: the copy shipped with this package)")
     p.set_defaults(func=_firmware)
     return parser
 

@@ -208,7 +208,7 @@ class Daemon:
         elif state == "version":
             session.alert("Reader firmware", "Unsupported version:", "update the firmware.")
             log.error("the Pico's firmware speaks another protocol (%s): run "
-                      "'companion firmware install' from a checkout", detail)
+                      "'companion firmware install'", detail)
         log.info("reader %s %s: %s", event.source or "link", state, detail)
         self.box.refresh()
 

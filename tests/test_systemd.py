@@ -489,3 +489,32 @@ def test_shellcheck():
     result = subprocess.run(["shellcheck", "--shell=bash", str(INSTALL)],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout
+
+
+def test_install_sets_the_i2c_bus_to_400_khz_once(tmp_path):
+    import tempfile
+
+    target = tmp_path / "target"
+    target.mkdir()
+    # Where the unprivileged dry run can read it (pytest's tmp_path may be 0700).
+    shared = Path(tempfile.mkdtemp())
+    shared.chmod(0o755)
+    boot = shared / "config.txt"
+    boot.write_text("[pi4]\narm_boost=1\n[all]\ndtparam=i2c_arm=on\n")
+    boot.chmod(0o644)
+    result = run_install("--dry-run", tmp_path=target, extra_env={"BOOTCONFIG": str(boot)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "dtparam=i2c_arm_baudrate=400000" in result.stdout
+    assert "[all]" in result.stdout  # not under the file's last filter section
+    assert "i2c_arm_baudrate" not in boot.read_text()  # a dry run changes nothing
+    boot.write_text(boot.read_text() + "dtparam=i2c_arm_baudrate=100000\n")
+    result = run_install("--dry-run", tmp_path=target, extra_env={"BOOTCONFIG": str(boot)})
+    assert "already set" in result.stdout and "baudrate=400000" not in result.stdout
+    shutil.rmtree(shared)
+
+
+def test_install_adds_rpi_lgpio_only_for_an_spi_oled():
+    text = INSTALL.read_text()
+    assert "config.load(sys.argv[1]).oled.bus" in text
+    assert "'rpi-lgpio>=0.6' 'spidev>=3.6'" in text
+    assert "apt-get update" in text
