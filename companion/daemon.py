@@ -76,7 +76,8 @@ class Daemon:
     def __init__(self, box: Box, events: Inbox, classifier: Classifier,
                  notifier: Notifier | None = None, closers: list[Callable[[], None]] = (),
                  clock: Callable[[], float] = time.monotonic,
-                 power_off: Callable[[], None] = request_power_off):
+                 power_off: Callable[[], None] = request_power_off,
+                 dim_after: float = 0.0):
         self.box = box
         self.events = events
         self.classifier = classifier
@@ -86,6 +87,8 @@ class Daemon:
         self.stopping = False
         self.powering_off = False
         self._power_off = power_off
+        self.dim_after = dim_after  # seconds without an input before the OLEDs dim; 0: never
+        self._input_at = clock()
         self.links: dict[str, str] = {}  # reader link (port path) -> its last state
         self._tick_at: float | None = None
         self._ping_at: float | None = None
@@ -110,9 +113,9 @@ class Daemon:
 
     def timeout(self) -> float:
         """Seconds the loop may sleep: until the earliest thing that is due."""
-        retries = [d.retry_at for d in (self.box.display, *self.box.private_displays.values())]
-        due = [t for t in (self._tick_at, self._ping_at, self.classifier.deadline(), *retries)
-               if t is not None]
+        retries = [d.retry_at for d in self._displays()]
+        due = [t for t in (self._tick_at, self._ping_at, self.classifier.deadline(),
+                           self._dim_at(), *retries) if t is not None]
         if not due:
             return IDLE_WAKE
         return max(0.0, min(min(due) - self.clock(), IDLE_WAKE))
@@ -137,12 +140,31 @@ class Daemon:
         for seat, display in self.box.private_displays.items():
             if display.retry():
                 log.info("private OLED %s restored", seat)
+        dim_at = self._dim_at()
+        if dim_at is not None and now >= dim_at:
+            for display in self._displays():
+                display.dim(True)
         if self._ping_at is not None and now >= self._ping_at:
             self.notifier.watchdog()
             interval = self.notifier.watchdog_interval
             self._ping_at = now + interval if interval else None
         self._schedule_tick(now)
         self._update_status()
+
+    def _displays(self) -> list[Display]:
+        return [self.box.display, *self.box.private_displays.values()]
+
+    def _dim_at(self) -> float | None:
+        """When the OLEDs dim, unless an input comes first (None: not planned)."""
+        if not self.dim_after or self.box.display.dimmed:
+            return None
+        return self._input_at + self.dim_after
+
+    def _woken(self) -> None:
+        """Someone is at the table: full contrast again."""
+        self._input_at = self.clock()
+        for display in self._displays():
+            display.dim(False)
 
     def dispatch(self, event: Any) -> None:
         if isinstance(event, Edge):
@@ -157,6 +179,8 @@ class Daemon:
     def handle(self, event: Any) -> None:
         """One input into the box; an unexpected failure reloads the game instead of
         ending the evening (the journal has every accepted input)."""
+        if not isinstance(event, Tick):
+            self._woken()
         try:
             self.box.handle(event)
         except Exception:  # noqa: BLE001 - the daemon never dies from an input
@@ -210,6 +234,8 @@ class Daemon:
             log.error("the Pico's firmware speaks another protocol (%s): run "
                       "'companion firmware install'", detail)
         log.info("reader %s %s: %s", event.source or "link", state, detail)
+        if session.overlay is not None:
+            self._woken()  # an alert on a dimmed screen would go unread
         self.box.refresh()
 
     def _schedule_tick(self, now: float) -> None:
@@ -245,6 +271,8 @@ class Daemon:
         if self.powering_off:
             _quietly(self.box.display.close)  # blank: nothing burns in on a dark box
         else:
+            # Dimmed: the "Paused" screen may stay lit for hours on a panel left powered.
+            _quietly(lambda: self.box.display.dim(True))
             _quietly(lambda: self.box.display.pause(oled.render(paused_screen(session))))
         _quietly(self.box.leds.close)  # before the link closes: "all off" goes over it
         for close in reversed(self.closers):
@@ -437,7 +465,8 @@ def main(config_path: str | None) -> int:
               private_displays=devices.private)
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
-    daemon = Daemon(box, events, classifier, Notifier(), devices.closers)
+    daemon = Daemon(box, events, classifier, Notifier(), devices.closers,
+                    dim_after=config.oled.dim_after)
     return daemon.run()
 
 

@@ -33,6 +33,7 @@ from .pages import PageWriter
 log = logging.getLogger(__name__)
 
 FAULTS = (OSError, LumaError)  # what a panel on a bad wire raises, through luma
+DIM_CONTRAST = 1  # the lowest visible setting: still readable close up, no burn-in
 FIRST_BACKOFF = 0.5  # seconds before the first retry
 MAX_BACKOFF = 30.0  # a dead panel is retried twice a minute, forever
 
@@ -56,6 +57,8 @@ class Display:
         self._wanted: Image.Image | None = None  # the frame it should show
         self._writer: PageWriter | None = None  # for ``device``; None: full frames
         self._writer_for: Any = None
+        self.contrast = 255  # the configured contrast, restored when the panel wakes
+        self.dimmed = False
 
     def show(self, image: Image.Image) -> bool:
         """Send ``image`` if it differs from the last frame; returns whether it went out."""
@@ -80,7 +83,25 @@ class Display:
                 _drop(old)
         self._last = None  # a re-initialised panel is blank: send in full
         image, self._wanted = self._wanted, None
-        return self._send(image) if image is not None else self._recovered()
+        sent = self._send(image) if image is not None else self._recovered()
+        if sent and self.dimmed:
+            self._apply_contrast()  # the reopened panel came up at full contrast
+        return sent
+
+    def dim(self, on: bool) -> None:
+        """Lower the panel's contrast (an idle box) or restore it."""
+        if on != self.dimmed:
+            self.dimmed = on
+            self._apply_contrast()
+
+    def _apply_contrast(self) -> None:
+        if self.device is None or self.failures:
+            return  # the retry's reopen applies it
+        try:
+            self.device.contrast(DIM_CONTRAST if self.dimmed else self.contrast)
+        except FAULTS as exc:
+            self._writer = None
+            self._failed(exc)
 
     def _send(self, image: Image.Image) -> bool:
         try:

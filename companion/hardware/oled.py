@@ -59,7 +59,9 @@ def open_display(cfg: Any, clock: Callable[[], float] = time.monotonic,
     ``driver = "none"``, the in-memory fake for a box without a screen."""
     if cfg.driver == "none":
         return dummy_display(keep)
-    return Display.open(lambda: open_panel(cfg, buses), clock, keep)
+    display = Display.open(lambda: open_panel(cfg, buses), clock, keep)
+    display.contrast = cfg.contrast
+    return display
 
 
 def simulated_display(keep: bool = False) -> tuple[Display, Any]:
