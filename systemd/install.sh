@@ -42,6 +42,7 @@ GROUPS_DROPIN=$DROPIN_DIR/10-groups.conf
 RULE=$UDEVDIR/99-companion.rules
 POWEROFF_PATH=$UNITDIR/companion-poweroff.path
 POWEROFF_SERVICE=$UNITDIR/companion-poweroff.service
+BLANK_UNIT=$UNITDIR/companion-blank.service
 
 usage() {
     cat <<EOF
@@ -194,7 +195,7 @@ source_digest() {
 render_unit() {
     sed -e "s#/opt/companion/venv/bin/companion#$VENV/bin/companion#" \
         -e "s#/etc/companion/config.toml#$CONFDIR/config.toml#" \
-        "$SRC/systemd/companion.service"
+        "$SRC/systemd/${1:-companion.service}"
 }
 
 # ---------------------------------------------------------------- checks ----
@@ -444,6 +445,11 @@ setup_unit() {
     ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
     install_file "$SRC/systemd/companion-poweroff.service" "$POWEROFF_SERVICE" 0644
     ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
+    # The OLEDs go dark at shutdown (its ExecStop), not just "Paused".
+    # Only the device groups this system has (a missing one stops a unit from starting).
+    install_content "$BLANK_UNIT" 0644 < <(render_unit companion-blank.service |
+        sed -e "s/^SupplementaryGroups=.*/SupplementaryGroups=${PRESENT_GROUPS[*]:-}/")
+    ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
     # A missing SupplementaryGroups= group stops the service from starting
     # (status 216/GROUP), so list only the groups this system has.
     if ((${#MISSING_GROUPS[@]})); then
@@ -477,9 +483,12 @@ start_service() {
     systemctl is-active --quiet "$SERVICE" 2>/dev/null && active=1
     systemctl is-failed --quiet "$SERVICE" 2>/dev/null && run systemctl reset-failed "$SERVICE"
     local ok=1
-    if ! systemctl is-enabled --quiet companion-poweroff.path 2>/dev/null; then
-        run systemctl enable --now companion-poweroff.path || ok=0
-    fi
+    local helper
+    for helper in companion-poweroff.path companion-blank.service; do
+        if ! systemctl is-enabled --quiet "$helper" 2>/dev/null; then
+            run systemctl enable --now "$helper" || ok=0
+        fi
+    done
     if ((!enabled)); then
         run systemctl enable --now "$SERVICE" || ok=0
     elif ((!active)); then
@@ -561,15 +570,20 @@ do_uninstall() {
             run systemctl disable --now "$SERVICE"
         fi
     fi
-    if [[ -e $POWEROFF_PATH ]] && systemd_running &&
-        systemctl is-enabled --quiet companion-poweroff.path 2>/dev/null; then
-        run systemctl disable --now companion-poweroff.path
-    fi
+    local helper
+    for helper in companion-poweroff.path companion-blank.service; do
+        if [[ -e $UNITDIR/$helper ]] && systemd_running &&
+            systemctl is-enabled --quiet "$helper" 2>/dev/null; then
+            # --now on companion-blank blanks the OLED, as the service is gone too
+            run systemctl disable --now "$helper"
+        fi
+    done
     local had_unit=0
-    [[ -e $UNIT || -e $DROPIN_DIR || -e $POWEROFF_PATH ]] && had_unit=1
+    [[ -e $UNIT || -e $DROPIN_DIR || -e $POWEROFF_PATH || -e $BLANK_UNIT ]] && had_unit=1
     remove_path "$UNIT"
     remove_path "$POWEROFF_PATH"
     remove_path "$POWEROFF_SERVICE"
+    remove_path "$BLANK_UNIT"
     remove_path "$DROPIN_DIR"
     if ((had_unit)) && systemd_running; then
         run systemctl daemon-reload

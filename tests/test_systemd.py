@@ -160,6 +160,21 @@ def test_the_power_off_units_verify_and_watch_the_services_runtime_directory(tmp
 
 
 @needs_analyze
+def test_the_blank_unit_verifies_and_blanks_only_after_the_box_stopped(tmp_path):
+    """Its ExecStop runs at shutdown; Before= at start is after at stop."""
+    text = (ROOT / "systemd" / "companion-blank.service").read_text()
+    copy = tmp_path / "companion-blank.service"
+    copy.write_text(text.replace("ExecStop=/opt/companion/venv/bin/companion ",
+                                 "ExecStop=/bin/true "))
+    result = analyze("verify", "--man=no", str(copy))
+    lines = [ln for ln in (result.stdout + result.stderr).splitlines() if ln.strip()]
+    assert result.returncode == 0 and lines == [], lines
+    assert "Before=companion.service\n" in text and "RemainAfterExit=yes\n" in text
+    assert "ExecStop=/opt/companion/venv/bin/companion blank --config " \
+           "/etc/companion/config.toml\n" in text
+
+
+@needs_analyze
 @pytest.mark.parametrize("change, complaint", [
     (("WatchdogSec=15", "WatchdogSecs=15"), "Unknown key"),
     (("ProtectSystem=strict", "ProtectSystem=strikt"), "Failed to parse"),
@@ -435,6 +450,7 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path):
         f"<generated> {target}/unit/companion.service",
         f"{target}/unit/companion-poweroff.path",
         "systemctl enable --now companion-poweroff.path",
+        f"<generated> {target}/unit/companion-blank.service",
         "systemctl daemon-reload",
         "journalctl -u companion -f",
         "companion doctor",
