@@ -415,6 +415,8 @@ def main(config_path: str | None) -> int:
     if isinstance(opened, int):
         return opened
     config, devices = opened
+    notifier = Notifier()
+    started = notifier.keep_starting()  # the journal's replay or salvage may take long
     alerts: list[tuple[str, ...]] = []
     state_dir = Path(config.paths.state_dir)
     try:
@@ -465,8 +467,9 @@ def main(config_path: str | None) -> int:
               private_displays=devices.private)
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
-    daemon = Daemon(box, events, classifier, Notifier(), devices.closers,
+    daemon = Daemon(box, events, classifier, notifier, devices.closers,
                     dim_after=config.oled.dim_after)
+    started()
     return daemon.run()
 
 
