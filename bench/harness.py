@@ -97,6 +97,58 @@ def command_event(registry: Any, command: str, game: str = "entanglion") -> Pres
     raise ValueError(f"not an input: {command!r}")
 
 
+def game_near_end(state_dir: Path, seed: int = 6) -> tuple[int, str]:
+    """A game left unfinished one command before the AutoPlayer ends it; returns (game
+    id, that command, e.g. "tap 1 H" or "press ok"). Played once to the end in a
+    scratch journal, then again without its last command (the seed makes both the same)."""
+    import tempfile
+
+    from companion.journal import Journal
+
+    with tempfile.TemporaryDirectory() as scratch:
+        commands = _drive(Path(scratch), seed, None)
+    _drive(state_dir, seed, commands[:-1])
+    with Journal(state_dir / "journal.db") as journal:
+        record = journal.unfinished()
+    assert record is not None, "the game ended early"
+    return record.id, commands[-1]
+
+
+def _drive(state_dir: Path, seed: int, commands: list[str] | None) -> list[str]:
+    """Play ``commands`` (None: the AutoPlayer's, until the game ends) on a box."""
+    from companion.box import Box
+    from companion.hardware.display import dummy_display
+    from companion.hardware.leds import LedSink
+    from companion.inputs import Tick
+    from companion.journal import Journal
+    from companion.registry import sim_registry
+    from companion.session import Session, SessionConfig
+
+    state_dir.mkdir(parents=True, exist_ok=True)
+    registry = sim_registry()
+    played: list[str] = []
+    with Journal(state_dir / "journal.db") as journal:
+        box = Box(Session(journal, registry, SessionConfig(), lambda: seed), dummy_display(),
+                  LedSink())
+        player = AutoPlayer(seed)
+        todo = iter(commands) if commands is not None else None
+        while True:
+            s = box.session
+            if todo is None:
+                if s.mode == "game" and s.game.status != "playing":
+                    break
+                command = player.next_command(s)
+            else:
+                command = next(todo, None)
+            if command is None:
+                break
+            box.handle(command_event(registry, command))
+            played.append(command)
+            while box.tick_interval() == ROLL_STEP:  # let a die roll finish
+                box.handle(Tick())
+    return played
+
+
 def game_in_progress(state_dir: Path, seed: int = 6, inputs: int = 0) -> tuple[int, int]:
     """A game started (and set up) on an earlier run of the box, left unfinished in the
     journal with about ``inputs`` engine inputs played; returns (game id, inputs)."""
@@ -128,6 +180,7 @@ def game_in_progress(state_dir: Path, seed: int = 6, inputs: int = 0) -> tuple[i
         if s.game.status != "playing":
             raise RuntimeError(f"seed {seed} ended before {inputs} inputs")
         return s.game_id, len(s.game.inputs)
+
 
 
 # ----------------------------------------------------------------------- /proc
@@ -463,7 +516,7 @@ def child_env(**extra: str) -> dict[str, str]:
 
 def spawn(config: Path, notify: NotifySocket | None, counters: Path | None = None,
           watchdog_usec: int | None = None, cwd: Path | None = None,
-          stderr: Any = subprocess.DEVNULL) -> subprocess.Popen:
+          stderr: Any = subprocess.DEVNULL, press: str = "") -> subprocess.Popen:
     """``companion run --config config`` (through bench/rundaemon.py: mock GPIO and the
     OLED on a fake I2C bus whose counters go to ``counters`` on SIGUSR1 and at exit)."""
     env = child_env(GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
@@ -476,6 +529,8 @@ def spawn(config: Path, notify: NotifySocket | None, counters: Path | None = Non
     argv = [sys.executable, str(ROOT / "bench" / "rundaemon.py"), "--config", str(config)]
     if counters is not None:
         argv += ["--counters", str(counters)]
+    if press:
+        argv += ["--press", press]
     return subprocess.Popen(argv, env=env, cwd=cwd or config.parent, stderr=stderr,
                             stdout=subprocess.DEVNULL)
 

@@ -11,7 +11,7 @@ On SIGUSR1 (and at exit) it writes its counters as JSON to ``--counters FILE``:
 ``data_calls`` (I2C data transfers that reached the bus, init and clears included),
 ``bus_ms`` (the time all traffic took at 400 kHz).
 
-    python bench/rundaemon.py --config FILE [--counters FILE]
+    python bench/rundaemon.py --config FILE [--counters FILE] [--press 'OK OK']
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -37,11 +38,33 @@ PANEL = SimpleNamespace(driver="ssd1306", bus="i2c", port=1, address=0x3C, spi_d
                         dc_pin=24, rst_pin=25, rotate=0, contrast=255, width=128, height=64)
 
 
+def press_later(config_path: str, buttons: list[str], settle: float = 3.0) -> None:
+    """Press ``buttons`` on the mock pins once the daemon has opened them, as a finger
+    would (down 0.1 s, 0.3 s apart)."""
+    from gpiozero import Device
+
+    from companion import config as configuration
+
+    pins = configuration.load(config_path).buttons.pins
+    time.sleep(settle)
+    for button in buttons:
+        pin = Device.pin_factory.pin(pins[button.upper()])
+        pin.drive_low()
+        time.sleep(0.1)
+        pin.drive_high()
+        time.sleep(0.3)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", required=True)
     parser.add_argument("--counters")
+    parser.add_argument("--press", default="",
+                        help="buttons to press once the box is up, e.g. 'OK OK' (mock pins)")
     args = parser.parse_args()
+    if args.press:
+        threading.Thread(target=press_later, args=(args.config, args.press.split()),
+                         name="bench-presses", daemon=True).start()
     buses = FakeBuses()
     buses.i2c_panel(PANEL.driver, PANEL.port, PANEL.address)
     displays: list = []

@@ -154,6 +154,21 @@ def _firmware(args: argparse.Namespace) -> int:
     return firmware.main(args.action, args.config, args.device, args.source)
 
 
+def _blank(args: argparse.Namespace) -> int:
+    from . import config as configuration
+    from .hardware.oled import blank_panels
+
+    try:
+        config = configuration.load(args.config)
+    except configuration.ConfigError as exc:
+        print(f"companion blank: {exc}", file=sys.stderr)
+        return 2
+    failures = blank_panels(config)
+    for failure in failures:
+        print(f"companion blank: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
 def _config_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE",
                    help="config file (default: /etc/companion/config.toml if present, "
@@ -216,14 +231,19 @@ def build_parser() -> argparse.ArgumentParser:
                                       "print a fix for each problem")
     _config_arg(p)
     p.set_defaults(func=_doctor)
-    p = sub.add_parser("firmware", help="install this checkout's firmware on the Pico, or "
-                                        "check the version it runs")
+    p = sub.add_parser("firmware", help="install the firmware shipped with this package on "
+                                        "the Pico, or check the version it runs")
     p.add_argument("action", choices=("install", "check"))
     _config_arg(p)
     p.add_argument("--device", help="the Pico's serial port (default: link.device from the "
                                     "config, /dev/companion-io)")
-    p.add_argument("--source", help="firmware folder (default: firmware/ of this checkout)")
+    p.add_argument("--source", help="firmware folder (default: the copy shipped with this "
+                                    "package)")
     p.set_defaults(func=_firmware)
+    p = sub.add_parser("blank", help="switch every OLED off (run by companion-blank.service "
+                                     "as the machine shuts down)")
+    _config_arg(p)
+    p.set_defaults(func=_blank)
     return parser
 
 

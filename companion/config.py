@@ -87,6 +87,7 @@ class OledConfig:
     contrast: int = 255
     width: int = 128  # the only size the views draw
     height: int = 64
+    dim_after: float = 300.0  # seconds without an input before the panel dims; 0 = never
 
     @property
     def rotate(self) -> int:
@@ -526,6 +527,7 @@ def _oled(rd: _Reader) -> OledConfig:
         contrast=rd.get(t, "contrast", _integer("a contrast", 0, 255), d.contrast),
         width=rd.get(t, "width", _drawable((128,), _SIZE), d.width),
         height=rd.get(t, "height", _drawable((64,), _SIZE), d.height),
+        dim_after=rd.get(t, "dim_after", _seconds(0, 86400), d.dim_after),
     )
 
 
@@ -1000,6 +1002,9 @@ def dumps_defaults() -> str:
         "# Size in pixels: the screens are drawn for 128x64 only.",
         f"#width = {v(o.width)}",
         f"#height = {v(o.height)}",
+        "# Seconds without a press or a tap before the screen dims (it wakes with the",
+        "# next one), to spare the OLED a picture burnt in. 0 = never dim.",
+        f"#dim_after = {v(o.dim_after)}",
         "",
         "[private_oled]",
         "# QLANET's private channel: a small OLED at each camp's seat (same driver and",

@@ -44,6 +44,18 @@ log = logging.getLogger(__name__)
 
 _STOP = object()  # put on the queue to wake the loop for shutdown
 IDLE_WAKE = 60.0  # even with nothing due, look at the stop flag this often
+# "Switch the box off" from the menu: the service may only create this file in its
+# runtime directory; companion-poweroff.path (root's) sees it and powers off. No
+# polkit rule, no sudo, no D-Bus access: the one thing the box can ask is that.
+POWER_OFF_FILE = "poweroff"
+
+
+def request_power_off(environ: Any = os.environ) -> None:
+    """Ask systemd (through companion-poweroff.path) to switch the machine off."""
+    runtime = environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    if not runtime:
+        raise OSError("not running as the companion service (no RUNTIME_DIRECTORY)")
+    Path(runtime, POWER_OFF_FILE).write_text("requested from the menu\n")
 
 
 @dataclass
@@ -63,7 +75,9 @@ class Daemon:
 
     def __init__(self, box: Box, events: Inbox, classifier: Classifier,
                  notifier: Notifier | None = None, closers: list[Callable[[], None]] = (),
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 power_off: Callable[[], None] = request_power_off,
+                 dim_after: float = 0.0):
         self.box = box
         self.events = events
         self.classifier = classifier
@@ -71,6 +85,10 @@ class Daemon:
         self.closers = list(closers)
         self.clock = clock
         self.stopping = False
+        self.powering_off = False
+        self._power_off = power_off
+        self.dim_after = dim_after  # seconds without an input before the OLEDs dim; 0: never
+        self._input_at = clock()
         self.links: dict[str, str] = {}  # reader link (port path) -> its last state
         self._tick_at: float | None = None
         self._ping_at: float | None = None
@@ -95,9 +113,9 @@ class Daemon:
 
     def timeout(self) -> float:
         """Seconds the loop may sleep: until the earliest thing that is due."""
-        retries = [d.retry_at for d in (self.box.display, *self.box.private_displays.values())]
-        due = [t for t in (self._tick_at, self._ping_at, self.classifier.deadline(), *retries)
-               if t is not None]
+        retries = [d.retry_at for d in self._displays()]
+        due = [t for t in (self._tick_at, self._ping_at, self.classifier.deadline(),
+                           self._dim_at(), *retries) if t is not None]
         if not due:
             return IDLE_WAKE
         return max(0.0, min(min(due) - self.clock(), IDLE_WAKE))
@@ -122,12 +140,31 @@ class Daemon:
         for seat, display in self.box.private_displays.items():
             if display.retry():
                 log.info("private OLED %s restored", seat)
+        dim_at = self._dim_at()
+        if dim_at is not None and now >= dim_at:
+            for display in self._displays():
+                display.dim(True)
         if self._ping_at is not None and now >= self._ping_at:
             self.notifier.watchdog()
             interval = self.notifier.watchdog_interval
             self._ping_at = now + interval if interval else None
         self._schedule_tick(now)
         self._update_status()
+
+    def _displays(self) -> list[Display]:
+        return [self.box.display, *self.box.private_displays.values()]
+
+    def _dim_at(self) -> float | None:
+        """When the OLEDs dim, unless an input comes first (None: not planned)."""
+        if not self.dim_after or self.box.display.dimmed:
+            return None
+        return self._input_at + self.dim_after
+
+    def _woken(self) -> None:
+        """Someone is at the table: full contrast again."""
+        self._input_at = self.clock()
+        for display in self._displays():
+            display.dim(False)
 
     def dispatch(self, event: Any) -> None:
         if isinstance(event, Edge):
@@ -142,12 +179,31 @@ class Daemon:
     def handle(self, event: Any) -> None:
         """One input into the box; an unexpected failure reloads the game instead of
         ending the evening (the journal has every accepted input)."""
+        if not isinstance(event, Tick):
+            self._woken()
         try:
             self.box.handle(event)
         except Exception:  # noqa: BLE001 - the daemon never dies from an input
             log.exception("input %r failed; reloading the game from the journal", event)
             self.recover()
         self._tick_at = None  # re-planned from the new state below
+        if self.box.session.request == "power_off":
+            self.power_off()
+
+    def power_off(self) -> None:
+        """The players chose "Switch the box off": ask for it, then stop."""
+        session = self.box.session
+        session.request = None
+        try:
+            self._power_off()
+        except OSError as exc:
+            log.error("cannot switch off: %s", exc)
+            session.alert("Cannot switch off", "See the log; unplug", "when the LEDs are off.")
+            self.box.refresh()
+            return
+        log.warning("switching the box off, as asked from the menu")
+        self.powering_off = True
+        self.request_stop()
 
     def recover(self) -> None:
         old = self.box.session
@@ -176,8 +232,10 @@ class Daemon:
         elif state == "version":
             session.alert("Reader firmware", "Unsupported version:", "update the firmware.")
             log.error("the Pico's firmware speaks another protocol (%s): run "
-                      "'companion firmware install' from a checkout", detail)
+                      "'companion firmware install'", detail)
         log.info("reader %s %s: %s", event.source or "link", state, detail)
+        if session.overlay is not None:
+            self._woken()  # an alert on a dimmed screen would go unread
         self.box.refresh()
 
     def _schedule_tick(self, now: float) -> None:
@@ -210,7 +268,12 @@ class Daemon:
     def shutdown(self) -> None:
         self.notifier.stopping("Pausing")
         session = self.box.session
-        _quietly(lambda: self.box.display.pause(oled.render(paused_screen(session))))
+        if self.powering_off:
+            _quietly(self.box.display.close)  # blank: nothing burns in on a dark box
+        else:
+            # Dimmed: the "Paused" screen may stay lit for hours on a panel left powered.
+            _quietly(lambda: self.box.display.dim(True))
+            _quietly(lambda: self.box.display.pause(oled.render(paused_screen(session))))
         _quietly(self.box.leds.close)  # before the link closes: "all off" goes over it
         for close in reversed(self.closers):
             _quietly(close)
@@ -352,6 +415,8 @@ def main(config_path: str | None) -> int:
     if isinstance(opened, int):
         return opened
     config, devices = opened
+    notifier = Notifier()
+    started = notifier.keep_starting()  # the journal's replay or salvage may take long
     alerts: list[tuple[str, ...]] = []
     state_dir = Path(config.paths.state_dir)
     try:
@@ -402,7 +467,9 @@ def main(config_path: str | None) -> int:
               private_displays=devices.private)
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
-    daemon = Daemon(box, events, classifier, Notifier(), devices.closers)
+    daemon = Daemon(box, events, classifier, notifier, devices.closers,
+                    dim_after=config.oled.dim_after)
+    started()
     return daemon.run()
 
 

@@ -51,6 +51,9 @@ class System:
     service_active: Callable[[], bool]
     hello_timeout: float = 3.0
     dev: Path = Path("/dev")  # where device nodes are looked for
+    # What an SPI OLED still lacks ("" when nothing): luma drives D/C and reset
+    # through the RPi.GPIO API (rpi-lgpio) and the bus through spidev.
+    spi_missing: Callable[[], str] = lambda: _spi_missing()
 
     @classmethod
     def here(cls) -> System:
@@ -86,6 +89,20 @@ def _smbus_probe(port: int, address: int) -> None:
 
     with SMBus(port) as bus:
         bus.read_byte(address)
+
+
+def _spi_missing() -> str:
+    import importlib.metadata
+    import importlib.util
+
+    missing = []
+    try:
+        importlib.metadata.version("rpi-lgpio")
+    except importlib.metadata.PackageNotFoundError:
+        missing.append("rpi-lgpio")
+    if importlib.util.find_spec("spidev") is None:
+        missing.append("spidev")
+    return " and ".join(missing)
 
 
 def _service_active() -> bool:
@@ -174,6 +191,13 @@ def _oled(config: Any, system: System) -> Iterator[Finding]:
                           "sudo raspi-config nonint do_spi 0, then reboot")
         else:
             yield Finding(OK, f"SPI device {dev} present ({oled.driver})")
+        missing = system.spi_missing()
+        if missing:
+            yield Finding(FAIL, f"the SPI OLED needs {missing} in this Python environment",
+                          f"sudo {sys.executable} -m pip install 'rpi-lgpio>=0.6' "
+                          "'spidev>=3.6' (or run systemd/install.sh again)")
+        else:
+            yield Finding(OK, "rpi-lgpio and spidev are installed (for the SPI OLED)")
         return
     dev = system.dev / f"i2c-{oled.port}"
     if not dev.exists():
@@ -244,7 +268,7 @@ def _hello(config: Any, system: System) -> Finding:
                     return _firmware_version(link.hello or {}, event.detail)
                 if event.state == "version":
                     return Finding(FAIL, f"co-processor firmware not supported: "
-                                   f"{event.detail}", "flash the firmware from this checkout")
+                                   f"{event.detail}", "companion firmware install")
                 last = f"{event.state}: {event.detail}"
     finally:
         link.close()
@@ -255,7 +279,7 @@ def _hello(config: Any, system: System) -> Finding:
 
 
 def _firmware_version(hello: dict[str, Any], detail: str) -> Finding:
-    """HELLO arrived; a firmware older or newer than this checkout's is worth a warning."""
+    """HELLO arrived; a firmware older or newer than the one this package ships is worth a warning."""
     from .firmware import FirmwareError, shipped_version, source_dir
 
     try:
@@ -264,7 +288,7 @@ def _firmware_version(hello: dict[str, Any], detail: str) -> Finding:
         return Finding(OK, f"co-processor says HELLO ({detail})")  # no checkout to compare
     if hello.get("fw") != want:
         return Finding(WARN, f"co-processor says HELLO but runs firmware {hello.get('fw')}; "
-                       f"this checkout has {want}", "companion firmware install")
+                       f"this software ships {want}", "companion firmware install")
     return Finding(OK, f"co-processor says HELLO ({detail}); firmware up to date")
 
 

@@ -1,6 +1,7 @@
-"""``companion firmware install|check``: put this checkout's firmware on the Pico.
+"""``companion firmware install|check``: put the firmware shipped with this package on
+the Pico.
 
-The firmware is ``firmware/*.py`` plus the host's own ``companion/hardware/protocol.py``
+The firmware is ``firmware/*.py`` (installed as ``companion/pico``) plus the host's own ``companion/hardware/protocol.py``
 (one codec for both ends). Copying goes through ``mpremote`` (PyPI, the MicroPython
 project's tool). A Pico already running the firmware ignores a single Ctrl-C, so
 install first sends the documented escape (``\\r`` + one 0x03 arms it for 5 s; mpremote's
@@ -33,11 +34,18 @@ class FirmwareError(Exception):
 
 
 def source_dir(source: str | None = None) -> Path:
-    """The firmware folder: ``--source``, else the checkout this package runs from."""
-    path = Path(source) if source else Path(__file__).resolve().parent.parent / "firmware"
+    """The firmware folder: ``--source``; else the copy installed with this package
+    (``companion/pico``, as in ``/opt/companion/venv``); else the checkout's
+    ``firmware/`` (an editable install)."""
+    here = Path(__file__).resolve().parent
+    if source:
+        path = Path(source)
+    else:
+        path = next((p for p in (here / "pico", here.parent / "firmware")
+                     if (p / "main.py").is_file()), here / "pico")
     if not (path / "main.py").is_file():
-        raise FirmwareError(f"no firmware in {path} (run from a checkout of the repository, "
-                            "or pass --source DIR)")
+        raise FirmwareError(f"no firmware in {path} (reinstall the package, or pass "
+                            "--source DIR)")
     return path
 
 
@@ -109,7 +117,7 @@ def check(device: str, baud: int, source: Path, say: Callable[[str], None]) -> i
             "companion firmware install")
         return 1
     if fw != want:
-        say(f"the Pico runs firmware {fw}, this checkout has {want}: companion firmware install")
+        say(f"the Pico runs firmware {fw}, this software ships {want}: companion firmware install")
         return 1
     say(f"firmware {fw} (protocol {proto}, {got.get('readers')} readers, "
         f"{got.get('pixels')} pixels): up to date")

@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,22 @@ class Notifier:
 
     def stopping(self, status: str = "Stopping") -> None:
         self.send("STOPPING=1", f"STATUS={status}")
+
+    def keep_starting(self, every: float = 10.0, extend: float = 30.0) -> Callable[[], None]:
+        """While a long start runs (a big replay, a journal salvage), ask systemd every
+        ``every`` s for ``extend`` s more (EXTEND_TIMEOUT_USEC), so TimeoutStartSec does
+        not kill a box that is busy rather than hung. Returns the function that stops it."""
+        done = threading.Event()
+
+        def extend_loop() -> None:
+            while True:
+                self.send(f"EXTEND_TIMEOUT_USEC={int(extend * 1_000_000)}")
+                if done.wait(every):
+                    return
+
+        if self.enabled:
+            threading.Thread(target=extend_loop, name="start-extender", daemon=True).start()
+        return done.set
 
     def close(self) -> None:
         if self._sock is not None:

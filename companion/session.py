@@ -65,7 +65,7 @@ def random_seed() -> int:
 
 @dataclass
 class _Menu:
-    kind: str  # main | setup | actions | exchange | confirm_end
+    kind: str  # main | setup | actions | exchange | confirm_end | confirm_off
     model: dict[str, Any]
 
 
@@ -95,6 +95,7 @@ class Session:
         self.resumable: int | None = None  # the unfinished game the main menu offers
         self.peek: int | None = None  # the seat whose secret a peek is about
         self.peeking = False  # the secret is on the shared screen (EXCHANGE held)
+        self.request: str | None = None  # "power_off": the players asked to switch off
         record = journal.unfinished()
         if record is not None:
             self._try_resume(record.id, record)
@@ -211,7 +212,7 @@ class Session:
 
     def _current_menu(self) -> dict[str, Any] | None:
         if self.mode == "menu":
-            return self._main_menu()
+            return self.menu.model if self.menu is not None else self._main_menu()
         if self.mode == "setup":
             step = self.ui.SETUP_STEPS[self.setup_step]
             n = len(self.ui.SETUP_STEPS)
@@ -243,6 +244,7 @@ class Session:
         for game in GAMES:
             label = f"New {ui_for(game).TITLE}" + (f" (ends #{gid})" if gid is not None else "")
             items.append(Item(label, {"new": game}))
+        items.append(Item("Switch the box off", {"session": "confirm_off"}))
         return {"title": "Companion", "text": ["Choose a game"], "items": items}
 
     def _open(self, kind: str, model: dict[str, Any]) -> None:
@@ -305,7 +307,18 @@ class Session:
     def _select(self, item: Item) -> None:
         act = item.action
         if self.mode == "menu":
-            if "resume" in act:
+            what = act.get("session")
+            if what == "confirm_off":
+                self._open("confirm_off", {
+                    "title": "Switch off?", "text": ["Games are saved"],
+                    "items": [Item("No, keep it on", {"session": "keep"}),
+                              Item("Yes, switch off", {"session": "power_off"})]})
+            elif what in ("keep", "power_off"):
+                self._close()
+                # The session does no I/O: whoever runs it (the daemon, the
+                # simulator) acts on the request.
+                self.request = "power_off" if what == "power_off" else None
+            elif "resume" in act:
                 self._try_resume(act["resume"])
             else:
                 self.ui = ui_for(act["new"])

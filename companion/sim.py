@@ -87,6 +87,11 @@ class Sim:
         cmd, args = words[0].lower(), words[1:]
         if cmd in ("press", "hold", "release", "tap"):
             self._input(self.event(line))
+            if self.box.session.request == "power_off":
+                self.box.session.request = None
+                self.messages.append("The box would switch itself off now (the game is "
+                                     "saved); the simulator stops here.")
+                return False
         elif cmd == "wait":
             try:
                 seconds = float(args[0]) if len(args) == 1 else -1.0
@@ -318,6 +323,8 @@ def interactive(sim: Sim, colour: bool) -> int:
             continue
         try:
             if not sim.run(line):
+                for message in sim.messages:
+                    print(message)
                 return EXIT_OK
         except (ScriptError, ExpectationFailed) as exc:
             print(f"  {exc}")

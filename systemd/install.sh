@@ -40,6 +40,9 @@ UNIT=$UNITDIR/$SERVICE.service
 DROPIN_DIR=$UNITDIR/$SERVICE.service.d
 GROUPS_DROPIN=$DROPIN_DIR/10-groups.conf
 RULE=$UDEVDIR/99-companion.rules
+POWEROFF_PATH=$UNITDIR/companion-poweroff.path
+POWEROFF_SERVICE=$UNITDIR/companion-poweroff.service
+BLANK_UNIT=$UNITDIR/companion-blank.service
 
 usage() {
     cat <<EOF
@@ -158,6 +161,17 @@ remove_path() {
     fi
 }
 
+# Package lists go stale on a freshly flashed card: refresh them once before the
+# first apt-get install of this run.
+APT_UPDATED=0
+apt_update() {
+    if ((!APT_UPDATED)); then
+        APT_UPDATED=1
+        run apt-get update || warn "apt-get update failed; trying with the lists as they are"
+    fi
+    return 0
+}
+
 user_exists() { getent passwd "$SERVICE_USER" >/dev/null; }
 group_exists() { getent group "$1" >/dev/null; }
 systemd_running() { [[ -d /run/systemd/system ]]; }
@@ -181,7 +195,7 @@ source_digest() {
 render_unit() {
     sed -e "s#/opt/companion/venv/bin/companion#$VENV/bin/companion#" \
         -e "s#/etc/companion/config.toml#$CONFDIR/config.toml#" \
-        "$SRC/systemd/companion.service"
+        "$SRC/systemd/${1:-companion.service}"
 }
 
 # ---------------------------------------------------------------- checks ----
@@ -312,7 +326,7 @@ setup_venv() {
         # into this checkout as root.
         if ((DRY_RUN)); then
             info "(would copy $SRC to a temporary directory COPY and install from it)"
-            run "$VENV/bin/pip" install --disable-pip-version-check --no-input --upgrade COPY
+            run "$VENV/bin/pip" install --disable-pip-version-check --no-input --upgrade "COPY[firmware]"
             info "would record the source digest in $STAMP"
         else
             local tmp
@@ -320,7 +334,9 @@ setup_venv() {
             # shellcheck disable=SC2064 # expand $tmp now
             trap "rm -rf '$tmp'" EXIT
             (cd "$SRC" && source_files | tar --null -T - -cf -) | tar -C "$tmp" -xf -
-            run "$VENV/bin/pip" install --disable-pip-version-check --no-input --upgrade "$tmp"
+            # [firmware]: mpremote, so 'companion firmware install' works from this venv
+            # with the firmware shipped inside the package.
+            run "$VENV/bin/pip" install --disable-pip-version-check --no-input --upgrade "$tmp[firmware]"
             rm -rf "$tmp"
             trap - EXIT
             printf '%s\n' "$digest" >"$STAMP"
@@ -332,7 +348,7 @@ setup_venv() {
         info "not a Raspberry Pi: skipping the lgpio check (the simulator needs no GPIO)"
     elif [[ -x $VENV/bin/python ]] && "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
         info "lgpio (GPIO backend) importable: ok"
-    elif command -v apt-get >/dev/null && apt-cache show python3-lgpio >/dev/null 2>&1; then
+    elif command -v apt-get >/dev/null && apt_update && apt-cache show python3-lgpio >/dev/null 2>&1; then
         run apt-get install -y python3-lgpio
         VENV_CHANGED=1
     else
@@ -342,6 +358,54 @@ setup_venv() {
             FAILED=1
         fi
         VENV_CHANGED=1
+    fi
+}
+
+# An SPI OLED: luma drives D/C and reset through the RPi.GPIO API, which rpi-lgpio
+# provides on lgpio (Raspberry Pi OS's own RPi.GPIO does not work on a Pi 5), and
+# talks to /dev/spidev* through spidev. Installed into the venv only when needed.
+setup_spi_oled() {
+    step "SPI OLED support"
+    local bus=unknown
+    if [[ -x $VENV/bin/python && -f $CONFDIR/config.toml ]]; then
+        bus=$("$VENV/bin/python" -c 'import sys; from companion import config
+print(config.load(sys.argv[1]).oled.bus)' "$CONFDIR/config.toml" 2>/dev/null) || bus=unknown
+    fi
+    if [[ $bus != spi ]]; then
+        info "the OLED is not on SPI ($bus): nothing to add"
+        return 0
+    fi
+    if "$VENV/bin/python" -c 'import importlib.metadata as m; m.version("rpi-lgpio"); m.version("spidev")' 2>/dev/null; then
+        info "rpi-lgpio and spidev: ok"
+        return 0
+    fi
+    if run "$VENV/bin/pip" install --disable-pip-version-check --no-input 'rpi-lgpio>=0.6' 'spidev>=3.6'; then
+        VENV_CHANGED=1
+    else
+        warn "installing rpi-lgpio and spidev failed (the SPI OLED will not open); see pip's message"
+        FAILED=1
+    fi
+}
+
+# The OLED's bus at 400 kHz: a full frame takes 23 ms instead of 93 ms at the Pi's
+# default 100 kHz. A baud rate the maker already wrote is left alone.
+setup_i2c_speed() {
+    step "I2C bus speed (the OLED)"
+    local conf=${BOOTCONFIG:-}
+    if [[ -z $conf ]]; then
+        for candidate in /boot/firmware/config.txt /boot/config.txt; do
+            [[ -f $candidate ]] && { conf=$candidate; break; }
+        done
+    fi
+    if [[ -z $conf || ! -f $conf ]]; then
+        info "no Raspberry Pi config.txt here: skipped"
+    elif grep -Eq '^[[:space:]]*dtparam=i2c_arm_baudrate=' "$conf"; then
+        info "already set in $conf: $(grep -E '^[[:space:]]*dtparam=i2c_arm_baudrate=' "$conf" | tail -n1)"
+    else
+        # [all]: appended lines would otherwise belong to the file's last filter section.
+        info "adding to $conf, under [all]: dtparam=i2c_arm_baudrate=400000"
+        run sh -c "printf '\n[all]\n# companion: the OLED at 400 kHz\ndtparam=i2c_arm_baudrate=400000\n' >> \"\$1\"" sh "$conf"
+        info "400 kHz from the next reboot"
     fi
 }
 
@@ -375,6 +439,17 @@ setup_unit() {
     step "systemd unit $UNIT"
     install_content "$UNIT" 0644 < <(render_unit)
     UNIT_CHANGED=$FILE_CHANGED
+    # The menu's "Switch the box off": the service writes /run/companion/poweroff,
+    # this root-owned path unit powers off. Nothing else is granted.
+    install_file "$SRC/systemd/companion-poweroff.path" "$POWEROFF_PATH" 0644
+    ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
+    install_file "$SRC/systemd/companion-poweroff.service" "$POWEROFF_SERVICE" 0644
+    ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
+    # The OLEDs go dark at shutdown (its ExecStop), not just "Paused".
+    # Only the device groups this system has (a missing one stops a unit from starting).
+    install_content "$BLANK_UNIT" 0644 < <(render_unit companion-blank.service |
+        sed -e "s/^SupplementaryGroups=.*/SupplementaryGroups=${PRESENT_GROUPS[*]:-}/")
+    ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
     # A missing SupplementaryGroups= group stops the service from starting
     # (status 216/GROUP), so list only the groups this system has.
     if ((${#MISSING_GROUPS[@]})); then
@@ -408,6 +483,12 @@ start_service() {
     systemctl is-active --quiet "$SERVICE" 2>/dev/null && active=1
     systemctl is-failed --quiet "$SERVICE" 2>/dev/null && run systemctl reset-failed "$SERVICE"
     local ok=1
+    local helper
+    for helper in companion-poweroff.path companion-blank.service; do
+        if ! systemctl is-enabled --quiet "$helper" 2>/dev/null; then
+            run systemctl enable --now "$helper" || ok=0
+        fi
+    done
     if ((!enabled)); then
         run systemctl enable --now "$SERVICE" || ok=0
     elif ((!active)); then
@@ -447,10 +528,12 @@ do_install() {
     setup_state_dir
     setup_venv
     setup_config
+    setup_spi_oled
     setup_udev
     setup_unit
     start_service
     check_i2c
+    setup_i2c_speed
 
     step "Done"
     if ((CHANGES == 0)); then
@@ -487,9 +570,20 @@ do_uninstall() {
             run systemctl disable --now "$SERVICE"
         fi
     fi
+    local helper
+    for helper in companion-poweroff.path companion-blank.service; do
+        if [[ -e $UNITDIR/$helper ]] && systemd_running &&
+            systemctl is-enabled --quiet "$helper" 2>/dev/null; then
+            # --now on companion-blank blanks the OLED, as the service is gone too
+            run systemctl disable --now "$helper"
+        fi
+    done
     local had_unit=0
-    [[ -e $UNIT || -e $DROPIN_DIR ]] && had_unit=1
+    [[ -e $UNIT || -e $DROPIN_DIR || -e $POWEROFF_PATH || -e $BLANK_UNIT ]] && had_unit=1
     remove_path "$UNIT"
+    remove_path "$POWEROFF_PATH"
+    remove_path "$POWEROFF_SERVICE"
+    remove_path "$BLANK_UNIT"
     remove_path "$DROPIN_DIR"
     if ((had_unit)) && systemd_running; then
         run systemctl daemon-reload

@@ -86,7 +86,8 @@ class Rig:
         while True:
             self.daemon.step(0)
             due = [t for t in (self.daemon._tick_at, self.daemon.classifier.deadline(),
-                               self.box.display.retry_at) if t is not None and t <= end]
+                               self.box.display.retry_at, self.daemon._dim_at())
+                   if t is not None and t <= end]
             if self.events.empty() and not due:
                 break
             if self.events.empty():
@@ -219,6 +220,33 @@ def test_an_unexpected_failure_reloads_the_game_from_the_journal(tmp_path, gpio,
     rig.press("OK")
     navigate(rig)  # the fresh session plays on
     assert len(rig.session.game.inputs) == len(inputs) + 1
+
+
+def test_switch_off_from_the_menu_asks_systemd_then_stops_with_a_blank_screen(
+        tmp_path, gpio, monkeypatch):
+    from companion import daemon as daemon_module
+
+    runtime = tmp_path / "run"
+    runtime.mkdir()
+    monkeypatch.setenv("RUNTIME_DIRECTORY", str(runtime))
+    rig = Rig(tmp_path, gpio)
+    for button in ("UP", "OK", "DOWN", "OK"):  # the last item, then "Yes, switch off"
+        rig.press(button)
+    assert (runtime / daemon_module.POWER_OFF_FILE).exists()
+    assert rig.daemon.stopping and rig.daemon.powering_off
+    rig.daemon.shutdown()
+    assert not rig.panel.lit  # dark, not a "Paused" screen left to burn in
+    assert set(rig.link.frames[-1]) == {(0, 0, 0)}
+
+
+def test_switch_off_outside_the_service_says_why_and_keeps_running(tmp_path, gpio,
+                                                                  monkeypatch):
+    monkeypatch.delenv("RUNTIME_DIRECTORY", raising=False)
+    rig = Rig(tmp_path, gpio)
+    for button in ("UP", "OK", "DOWN", "OK"):
+        rig.press(button)
+    assert not rig.daemon.stopping
+    assert rig.screen()["title"] == "Cannot switch off"
 
 
 def test_shutdown_pauses_the_screen_turns_leds_off_and_closes(tmp_path, gpio):
@@ -357,3 +385,38 @@ def test_private_oleds_are_opened_shown_and_retried(tmp_path, gpio):
         assert all(d is not devices.display for d in devices.private.values())
     finally:
         close_devices(devices)
+
+
+def test_the_oled_dims_when_nobody_plays_and_wakes_with_the_next_press(tmp_path, gpio):
+    rig = Rig(tmp_path, gpio)
+    rig.daemon.dim_after = 300.0
+    rig.daemon._input_at = rig.clock.now
+    start_game(rig)
+    assert rig.panel.contrast == 255
+    rig.settle(299)
+    assert rig.panel.contrast == 255 and not rig.box.display.dimmed
+    rig.settle(2)  # the loop woke for it: nothing else was due
+    assert rig.box.display.dimmed and rig.panel.contrast == 1 and rig.panel.lit
+    rig.press("DOWN")
+    assert not rig.box.display.dimmed and rig.panel.contrast == 255
+
+
+def test_a_dimmed_panel_that_reconnects_stays_dim(tmp_path, gpio):
+    rig = Rig(tmp_path, gpio)
+    rig.box.display.dim(True)
+    rig.bus.down = True
+    rig.session.alert("Readers lost")  # a new screen without anyone at the table
+    rig.box.refresh()  # its frame fails: the panel is being retried
+    assert rig.box.display.failures
+    rig.panel.power_cycle()
+    rig.bus.down = False
+    rig.settle(1.0)
+    assert rig.box.display.failures == 0 and rig.panel.lit
+    assert rig.panel.contrast == 1  # still dim after the fresh init
+
+
+def test_the_paused_screen_is_left_dimmed(tmp_path, gpio):
+    rig = Rig(tmp_path, gpio)
+    rig.daemon.request_stop()
+    rig.daemon.shutdown()
+    assert rig.panel.lit and rig.panel.contrast == 1

@@ -75,6 +75,19 @@ def test_i2c_off_means_raspi_config(tmp_path):
     assert level == FAIL and "raspi-config nonint do_i2c 0" in fix
 
 
+def test_an_spi_oled_needs_rpi_lgpio_and_spidev(tmp_path):
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev" / "spidev0.0").touch()
+    spi = OledConfig(bus="spi", port=0)
+    results = findings(config(tmp_path, oled=spi),
+                       system(tmp_path, spi_missing=lambda: "rpi-lgpio and spidev"))
+    level, what, fix = find(results, "the SPI OLED needs rpi-lgpio and spidev")
+    assert level == FAIL and "pip install 'rpi-lgpio>=0.6'" in fix and "install.sh" in fix
+    results = findings(config(tmp_path, oled=spi), system(tmp_path, spi_missing=lambda: ""))
+    assert find(results, "rpi-lgpio and spidev are installed")[0] == OK
+    assert find(results, "spidev0.0 present")[0] == OK
+
+
 @pytest.mark.parametrize("err, expect, fix", [
     (errno.EREMOTEIO, "nothing answers at 0x3c", "i2cdetect -y 1"),
     (errno.EBUSY, "is busy", "stop it"),

@@ -65,3 +65,29 @@ def test_a_missing_device_is_one_line(source, monkeypatch, tmp_path):
 def test_main_without_firmware_source_exits_2(tmp_path, capsys):
     assert firmware.main("check", None, str(tmp_path / "tty"), str(tmp_path)) == 2
     assert "no firmware in" in capsys.readouterr().err
+
+
+def test_the_firmware_ships_inside_the_package():
+    """pyproject lists every package by hand (so firmware/ can ship as companion.pico):
+    a new package folder must be added there too."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    setup = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    on_disk = {".".join(p.parent.relative_to(root).parts)
+               for p in (root / "companion").rglob("__init__.py")}
+    assert set(setup["packages"]) == on_disk | {"companion.pico"}
+    assert setup["package-dir"] == {"companion.pico": "firmware"}
+
+
+def test_an_installed_copy_is_used_before_a_checkout(tmp_path, monkeypatch):
+    installed = tmp_path / "site-packages" / "companion"
+    (installed / "pico").mkdir(parents=True)
+    (installed / "pico" / "main.py").write_text('FW_VERSION = "9.9"\n')
+    monkeypatch.setattr(firmware, "__file__", str(installed / "firmware.py"))
+    assert firmware.source_dir() == installed / "pico"
+    assert firmware.shipped_version(firmware.source_dir()) == "9.9"
+    (installed / "pico" / "main.py").unlink()
+    with pytest.raises(firmware.FirmwareError, match="reinstall"):
+        firmware.source_dir()

@@ -191,11 +191,30 @@ def test_main_menu_on_a_fresh_box(rig):
     s = rig.session
     assert s.mode == "menu" and s.game is None
     assert rig.screen == {"screen": "menu", "title": "Companion", "text": ["Choose a game"],
-                          "items": ["New Entanglion", "New QNO", "New QLANET"], "cursor": 0}
+                          "items": ["New Entanglion", "New QNO", "New QLANET",
+                                    "Switch the box off"], "cursor": 0}
     assert s.led_model() == {}
     assert rig.led_frame() == (OFF,) * 24
     assert rig.box.display.frames_sent == 1  # the menu was drawn once
     assert s.tick_interval() is None and rig.box.tick_interval() is None
+
+
+def test_switching_off_asks_first_and_only_requests_it(rig):
+    s = rig.session
+    rig.press("UP")  # the last item
+    rig.press("OK")
+    assert rig.screen["title"] == "Switch off?" and rig.screen["cursor"] == 0
+    rig.press("OK")  # "No, keep it on"
+    assert s.request is None and rig.screen["title"] == "Companion"
+    rig.press("UP")
+    rig.press("OK")
+    rig.press("BACK")  # BACK is "no" too
+    assert s.request is None and rig.screen["title"] == "Companion"
+    rig.press("UP")
+    rig.press("OK")
+    rig.press("DOWN")
+    rig.press("OK")  # "Yes, switch off"
+    assert s.request == "power_off" and s.mode == "menu"
 
 
 def test_setup_steps_titles_and_defaults(rigs):
@@ -648,7 +667,7 @@ def test_undo_item_and_main_menu_item(rig):
     rig.choose("Main menu (keep)")
     assert rig.session.mode == "menu" and rig.session.game is None
     assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
-                                 "New QLANET (ends #1)"]
+                                 "New QLANET (ends #1)", "Switch the box off"]
     assert rig.journal.games()[0].status == "playing"
     assert rig.session.led_model() == {} and rig.led_frame() == (OFF,) * 24
 
@@ -982,7 +1001,7 @@ def test_starting_a_game_needs_no_journal_read(rig, monkeypatch):
     rig.press(BACK, OK)
     rig.choose("Main menu (keep)")
     assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
-                                 "New QLANET (ends #1)"]
+                                 "New QLANET (ends #1)", "Switch the box off"]
 
 
 # ====================================================================== 8. resume
@@ -1083,7 +1102,7 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(OK)
     rig.choose("Main menu (keep)")
     assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
-                                 "New QLANET (ends #1)"]
+                                 "New QLANET (ends #1)", "Switch the box off"]
     assert rig.screen["cursor"] == 0
     rig.press(OK)  # resume
     assert rig.screen["title"] == "Game #1 resumed"
@@ -1105,7 +1124,7 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(OK)
     rig.choose("Main menu (keep)")
     assert rig.screen["items"] == ["Resume game #2", "New Entanglion (ends #2)", "New QNO (ends #2)",
-                                 "New QLANET (ends #2)"]
+                                 "New QLANET (ends #2)", "Switch the box off"]
 
 
 def test_a_finished_or_abandoned_game_is_not_resumed(rigs):
@@ -1116,7 +1135,7 @@ def test_a_finished_or_abandoned_game_is_not_resumed(rigs):
     rig.choose("Yes, end it")
     again = rigs()
     assert again.session.mode == "menu" and again.screen["items"] == [
-        "New Entanglion", "New QNO", "New QLANET"]
+        "New Entanglion", "New QNO", "New QLANET", "Switch the box off"]
 
 
 # ====================================================================== 9. end a game
@@ -1142,7 +1161,7 @@ def test_end_this_game_with_confirmation(rig):
     assert rig.journal.load(1).status == "abandoned"
     assert rig.journal.load(1).finished is not None
     assert rig.session.mode == "menu" and rig.session.game is None
-    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET"]
+    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET", "Switch the box off"]
     assert rig.led_frame() == (OFF,) * 24
 
 
@@ -1251,7 +1270,7 @@ def test_autoplayer_plays_a_whole_game(tmp_path, taps, seed):
         assert s.screen()["screen"] == "end"
         sim.run("press ok")
         assert s.mode == "menu" and s.screen()["items"] == [
-            "New Entanglion", "New QNO", "New QLANET"]
+            "New Entanglion", "New QNO", "New QLANET", "Switch the box off"]
         assert sim.box.leds.last == (OFF,) * 24 and sim.box.tick_interval() is None
     finally:
         journal.close()

@@ -150,3 +150,11 @@ def test_a_broken_registry_exits_2(tmp_path):
     out = run_sim(["--state-dir", str(tmp_path), "--registry", str(bad)], "press ok\n")
     assert out.returncode == 2 and "tags.json" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_switching_off_from_the_menu_says_so_and_stops_the_simulator(tmp_path):
+    script = "press up\npress ok\npress down\npress ok\npress ok\n"  # the last line never runs
+    out = run_sim(["--state-dir", str(tmp_path)], script)
+    assert out.returncode == 0
+    assert "would switch itself off" in out.stdout
+    assert "5: press ok" not in out.stdout

@@ -139,6 +139,42 @@ def test_unit_verifies_without_complaints(tmp_path):
 
 
 @needs_analyze
+def test_the_power_off_units_verify_and_watch_the_services_runtime_directory(tmp_path):
+    """The menu's "Switch the box off": the service writes one file in its own runtime
+    directory; a root path unit powers off. Nothing else is granted to the service."""
+    for name in ("companion-poweroff.path", "companion-poweroff.service"):
+        (tmp_path / name).write_text((ROOT / "systemd" / name).read_text())
+    result = analyze("verify", "--man=no", str(tmp_path / "companion-poweroff.path"),
+                     str(tmp_path / "companion-poweroff.service"))
+    lines = [ln for ln in (result.stdout + result.stderr).splitlines() if ln.strip()]
+    assert result.returncode == 0 and lines == [], lines
+    from companion.daemon import POWER_OFF_FILE
+
+    path_unit = (ROOT / "systemd" / "companion-poweroff.path").read_text()
+    unit = (ROOT / "systemd" / "companion.service").read_text()
+    assert f"PathExists=/run/companion/{POWER_OFF_FILE}\n" in path_unit
+    assert "RuntimeDirectory=companion\n" in unit and "RuntimeDirectoryMode=0700\n" in unit
+    assert "NoNewPrivileges=yes" in unit and "CapabilityBoundingSet=\n" in unit
+    assert "ExecStart=/usr/bin/systemctl --no-block poweroff\n" in \
+        (ROOT / "systemd" / "companion-poweroff.service").read_text()
+
+
+@needs_analyze
+def test_the_blank_unit_verifies_and_blanks_only_after_the_box_stopped(tmp_path):
+    """Its ExecStop runs at shutdown; Before= at start is after at stop."""
+    text = (ROOT / "systemd" / "companion-blank.service").read_text()
+    copy = tmp_path / "companion-blank.service"
+    copy.write_text(text.replace("ExecStop=/opt/companion/venv/bin/companion ",
+                                 "ExecStop=/bin/true "))
+    result = analyze("verify", "--man=no", str(copy))
+    lines = [ln for ln in (result.stdout + result.stderr).splitlines() if ln.strip()]
+    assert result.returncode == 0 and lines == [], lines
+    assert "Before=companion.service\n" in text and "RemainAfterExit=yes\n" in text
+    assert "ExecStop=/opt/companion/venv/bin/companion blank --config " \
+           "/etc/companion/config.toml\n" in text
+
+
+@needs_analyze
 @pytest.mark.parametrize("change, complaint", [
     (("WatchdogSec=15", "WatchdogSecs=15"), "Unknown key"),
     (("ProtectSystem=strict", "ProtectSystem=strikt"), "Failed to parse"),
@@ -412,6 +448,9 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path):
         if (ROOT / "examples" / "config.toml").exists() else f"{target}/etc/companion/config.toml",
         f"install -D -m 0644 {RULE} {target}/udev/99-companion.rules",
         f"<generated> {target}/unit/companion.service",
+        f"{target}/unit/companion-poweroff.path",
+        "systemctl enable --now companion-poweroff.path",
+        f"<generated> {target}/unit/companion-blank.service",
         "systemctl daemon-reload",
         "journalctl -u companion -f",
         "companion doctor",
@@ -466,3 +505,32 @@ def test_shellcheck():
     result = subprocess.run(["shellcheck", "--shell=bash", str(INSTALL)],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout
+
+
+def test_install_sets_the_i2c_bus_to_400_khz_once(tmp_path):
+    import tempfile
+
+    target = tmp_path / "target"
+    target.mkdir()
+    # Where the unprivileged dry run can read it (pytest's tmp_path may be 0700).
+    shared = Path(tempfile.mkdtemp())
+    shared.chmod(0o755)
+    boot = shared / "config.txt"
+    boot.write_text("[pi4]\narm_boost=1\n[all]\ndtparam=i2c_arm=on\n")
+    boot.chmod(0o644)
+    result = run_install("--dry-run", tmp_path=target, extra_env={"BOOTCONFIG": str(boot)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "dtparam=i2c_arm_baudrate=400000" in result.stdout
+    assert "[all]" in result.stdout  # not under the file's last filter section
+    assert "i2c_arm_baudrate" not in boot.read_text()  # a dry run changes nothing
+    boot.write_text(boot.read_text() + "dtparam=i2c_arm_baudrate=100000\n")
+    result = run_install("--dry-run", tmp_path=target, extra_env={"BOOTCONFIG": str(boot)})
+    assert "already set" in result.stdout and "baudrate=400000" not in result.stdout
+    shutil.rmtree(shared)
+
+
+def test_install_adds_rpi_lgpio_only_for_an_spi_oled():
+    text = INSTALL.read_text()
+    assert "config.load(sys.argv[1]).oled.bus" in text
+    assert "'rpi-lgpio>=0.6' 'spidev>=3.6'" in text
+    assert "apt-get update" in text

@@ -27,9 +27,13 @@ from typing import Any
 from luma.core.error import Error as LumaError
 from PIL import Image
 
+from . import pages
+from .pages import PageWriter
+
 log = logging.getLogger(__name__)
 
 FAULTS = (OSError, LumaError)  # what a panel on a bad wire raises, through luma
+DIM_CONTRAST = 1  # the lowest visible setting: still readable close up, no burn-in
 FIRST_BACKOFF = 0.5  # seconds before the first retry
 MAX_BACKOFF = 30.0  # a dead panel is retried twice a minute, forever
 
@@ -39,8 +43,9 @@ class Display:
 
     def __init__(self, device: Any, keep: bool = False,
                  reopen: Callable[[], Any] | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, partial: bool = True):
         self.device = device
+        self.partial = partial  # send only the changed columns of changed pages
         self.frames_sent = 0
         self.frames: list[Image.Image] = []  # every frame sent, when ``keep`` (sim, tests)
         self.failures = 0  # consecutive failed attempts (0: the panel is fine)
@@ -50,6 +55,10 @@ class Display:
         self._clock = clock
         self._last: bytes | None = None  # the frame on the panel
         self._wanted: Image.Image | None = None  # the frame it should show
+        self._writer: PageWriter | None = None  # for ``device``; None: full frames
+        self._writer_for: Any = None
+        self.contrast = 255  # the configured contrast, restored when the panel wakes
+        self.dimmed = False
 
     def show(self, image: Image.Image) -> bool:
         """Send ``image`` if it differs from the last frame; returns whether it went out."""
@@ -74,15 +83,38 @@ class Display:
                 _drop(old)
         self._last = None  # a re-initialised panel is blank: send in full
         image, self._wanted = self._wanted, None
-        return self._send(image) if image is not None else self._recovered()
+        sent = self._send(image) if image is not None else self._recovered()
+        if sent and self.dimmed:
+            self._apply_contrast()  # the reopened panel came up at full contrast
+        return sent
+
+    def dim(self, on: bool) -> None:
+        """Lower the panel's contrast (an idle box) or restore it."""
+        if on != self.dimmed:
+            self.dimmed = on
+            self._apply_contrast()
+
+    def _apply_contrast(self) -> None:
+        if self.device is None or self.failures:
+            return  # the retry's reopen applies it
+        try:
+            self.device.contrast(DIM_CONTRAST if self.dimmed else self.contrast)
+        except FAULTS as exc:
+            self._writer = None
+            self._failed(exc)
 
     def _send(self, image: Image.Image) -> bool:
         try:
             if self.device is None:
                 raise OSError("no OLED panel open")
-            self.device.display(image)
+            writer = self._page_writer()
+            if writer is None:
+                self.device.display(image)
+            else:
+                writer.write(image)
         except FAULTS as exc:
             self._wanted = image
+            self._writer = None  # what the panel holds is unknown now: start afresh
             self._failed(exc)
             return False
         self._recovered()
@@ -91,6 +123,17 @@ class Display:
         if self._keep:
             self.frames.append(image.copy())
         return True
+
+    def _page_writer(self) -> PageWriter | None:
+        """The partial-update writer for the current device (a new one after a reopen,
+        whose first frame goes out in full)."""
+        if not self.partial:
+            return None
+        if self._writer_for is not self.device:
+            self._writer_for, self._writer = self.device, pages.for_device(self.device)
+        elif self._writer is None:
+            self._writer = pages.for_device(self.device)
+        return self._writer
 
     def _failed(self, exc: Exception) -> None:
         self.failures += 1

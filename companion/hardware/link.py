@@ -33,7 +33,10 @@ from companion.inputs import Tag
 
 log = logging.getLogger(__name__)
 
-READ_TIMEOUT = 0.2  # the reader thread wakes at least this often (stale/gone checks, close)
+# The reader thread wakes at least this often with nothing to read (for the stale
+# check; close() does not wait for it). The Pico's 1 s heartbeat wakes it anyway, so a
+# longer timeout only saves wake-ups on an idle box.
+READ_TIMEOUT = 1.0
 WRITE_TIMEOUT = 0.5  # a device that stops reading must not hang the main thread
 RETRY_EVERY = 0.5  # reopen attempts while the device is away
 ASK_AGAIN = 1.0  # repeat HELLO? this often until a HELLO comes (the first may be lost)
@@ -84,11 +87,11 @@ Opener = Callable[[str, int], SerialPort]
 Put = Callable[[Any], None]
 
 
-def open_serial(path: str, baud: int) -> serial.Serial:
-    """The default opener: pyserial with short read and write timeouts."""
+def open_serial(path: str, baud: int, timeout: float = READ_TIMEOUT) -> serial.Serial:
+    """The default opener: pyserial with bounded read and write timeouts."""
     # exclusive: a second process (a selftest next to the daemon) must not split the lines.
     return serial.Serial(
-        path, baud, timeout=READ_TIMEOUT, write_timeout=WRITE_TIMEOUT, exclusive=True)
+        path, baud, timeout=timeout, write_timeout=WRITE_TIMEOUT, exclusive=True)
 
 
 @dataclass
@@ -143,6 +146,7 @@ class ReconnectingPort:
 
     retry_every = RETRY_EVERY
     thread_name = "serial"
+    read_timeout = READ_TIMEOUT
 
     def __init__(
         self,
@@ -158,7 +162,7 @@ class ReconnectingPort:
         self.stats = LinkStats()
         self._put = put
         self._clock = clock
-        self._opener = opener or open_serial
+        self._opener = opener or (lambda p, b: open_serial(p, b, self.read_timeout))
         self._lock = threading.Lock()  # guards _port and every write to it
         self._port: SerialPort | None = None
         self._write_error: str | None = None

@@ -59,7 +59,9 @@ def open_display(cfg: Any, clock: Callable[[], float] = time.monotonic,
     ``driver = "none"``, the in-memory fake for a box without a screen."""
     if cfg.driver == "none":
         return dummy_display(keep)
-    return Display.open(lambda: open_panel(cfg, buses), clock, keep)
+    display = Display.open(lambda: open_panel(cfg, buses), clock, keep)
+    display.contrast = cfg.contrast
+    return display
 
 
 def simulated_display(keep: bool = False) -> tuple[Display, Any]:
@@ -84,3 +86,27 @@ def open_private_displays(cfg: Any, private: Any,
     return {camp: open_display(replace(cfg, bus="i2c", port=port, address=address), clock,
                                buses)
             for camp, (port, address) in private.screens(cfg.port).items()}
+
+
+def blank_panels(config: Any, buses: Any = None) -> list[str]:
+    """Switch off the shared OLED and any private ones (``config`` is a whole
+    :class:`companion.config.Config`): a machine that halts leaves the panels
+    powered, and a picture left lit for days burns in. Returns what failed."""
+    from dataclasses import replace
+
+    if config.oled.driver == "none":
+        return []
+    panels = {"the OLED": config.oled}
+    for camp, (port, address) in config.private_oled.screens(config.oled.port).items():
+        panels[f"camp {camp}'s OLED"] = replace(config.oled, bus="i2c", port=port,
+                                               address=address)
+    failures = []
+    for name, cfg in panels.items():
+        try:
+            device = open_panel(cfg, buses)
+            device.hide()
+            device.persist = True  # off already; luma's exit hook need not try again
+            device.cleanup()
+        except Exception as exc:  # noqa: BLE001 - a dead panel is dark anyway
+            failures.append(f"{name}: {type(exc).__name__}: {exc}")
+    return failures

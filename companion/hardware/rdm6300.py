@@ -120,6 +120,7 @@ class Rdm6300Reader(ReconnectingPort):
     """
 
     thread_name = "rdm6300"
+    read_timeout = 0.25  # a lifted card is noticed within gone_after plus this
 
     def __init__(
         self,

@@ -2,6 +2,7 @@
 
 import os
 import socket
+import time
 
 import pytest
 
@@ -62,3 +63,23 @@ def test_watchdog_meant_for_another_process_is_not_ours():
     assert n.watchdog_interval is None
     assert Notifier({"WATCHDOG_USEC": "1000000",
                      "WATCHDOG_PID": str(os.getpid())}).watchdog_interval == 0.5
+
+
+def test_a_long_start_asks_for_more_time_until_it_is_done(systemd):
+    path, sock = systemd
+    n = Notifier({"NOTIFY_SOCKET": path})
+    stop = n.keep_starting(every=0.05, extend=30)
+    assert sock.recv(4096) == b"EXTEND_TIMEOUT_USEC=30000000"
+    assert sock.recv(4096) == b"EXTEND_TIMEOUT_USEC=30000000"  # again, while it lasts
+    stop()
+    time.sleep(0.1)
+    sock.setblocking(False)
+    try:
+        sock.recv(4096)  # at most one more was already on its way
+    except BlockingIOError:
+        pass
+    sock.settimeout(0.3)
+    with pytest.raises(socket.timeout):
+        sock.recv(4096)
+    n.close()
+    Notifier({}).keep_starting()()  # outside systemd: nothing, and stopping is safe

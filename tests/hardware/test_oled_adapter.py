@@ -246,3 +246,20 @@ def test_an_unchanged_screen_model_is_not_rendered_again(tmp_path, monkeypatch):
     box.session.alert("Hello", "a notice")
     box.refresh()
     assert len(rendered) == 2
+
+
+def test_blank_switches_every_panel_off_and_reports_a_missing_one():
+    from companion.config import Config, OledConfig, PrivateOledConfig
+    from companion.hardware.oled import blank_panels
+
+    buses = FakeBuses()
+    shared, camp0 = buses.i2c_panel(), buses.i2c_panel(address=0x3D)
+    config = Config(oled=OledConfig(), private_oled=PrivateOledConfig(addresses=(0x3D, 0x3E)))
+    for panel in (shared, camp0):
+        open_display(cfg(address=0x3C if panel is shared else 0x3D), buses=buses).show(
+            picture(1))
+        assert panel.lit
+    failures = blank_panels(config, buses)
+    assert not shared.lit and not camp0.lit
+    assert len(failures) == 1 and failures[0].startswith("camp 1's OLED")
+    assert blank_panels(Config(oled=OledConfig(driver="none"))) == []

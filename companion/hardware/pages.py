@@ -1,0 +1,100 @@
+"""Sending only what changed: the columns of each 8-pixel page that differ.
+
+An SSD1306-family or SH1106 panel keeps its picture in RAM as 8 pages of one byte
+per column (bit 0 the top pixel of the page). A full frame is 1,024 bytes, 23 ms at
+400 kHz; a menu cursor moving one line changes two pages and a few dozen columns.
+:class:`PageWriter` remembers what the panel holds and, for each page that changed,
+writes each run of changed columns (runs a few columns apart joined), in the
+controller's own addressing:
+
+- SSD1306, SSD1309, SSD1315 (horizontal addressing, as luma sets them up): a
+  COLUMNADDR/PAGEADDR window of that page and span, then the bytes;
+- SH1106 (page addressing only, 132-column RAM shown from column 2): the page
+  address and the column's low and high nibbles (offset by 2), then the bytes.
+
+The first frame after the panel was (re)opened goes out in full through luma, so a
+panel that lost its RAM is always redrawn whole.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+PAGES, COLUMNS = 8, 128
+# Bit-reversal of a byte: a transposed mode "1" row has the top pixel in bit 7; the
+# panel wants it in bit 0.
+_REVERSE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
+_SSD1306_FAMILY = ("ssd1306", "ssd1309", "ssd1315")
+
+
+def pages_of(image: Image.Image) -> list[bytes]:
+    """The 8 pages of 128 column bytes a 128x64 mode "1" image fills."""
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSE)
+    return [columns[page::PAGES] for page in range(PAGES)]
+
+
+# A new span costs a command transaction and a data transaction header, about 12
+# bytes of bus time on I2C: a gap of unchanged columns shorter than that is cheaper
+# to resend than to skip.
+MERGE_GAP = 12
+
+
+def changed_spans(old: list[bytes], new: list[bytes]) -> list[tuple[int, int, int]]:
+    """(page, first column, last column) of every run of changed columns, runs closer
+    than ``MERGE_GAP`` columns joined into one."""
+    spans = []
+    for page, (a, b) in enumerate(zip(old, new)):
+        if a == b:
+            continue
+        start = last = None
+        for i in range(COLUMNS):
+            if a[i] == b[i]:
+                continue
+            if start is None:
+                start = i
+            elif i - last > MERGE_GAP:
+                spans.append((page, start, last))
+                start = i
+            last = i
+        spans.append((page, start, last))
+    return spans
+
+
+class PageWriter:
+    """Partial frames for one luma device; :func:`for_device` says whether it can."""
+
+    def __init__(self, device: Any, sh1106: bool):
+        self.device = device
+        self.sh1106 = sh1106
+        self.colstart = getattr(device, "_colstart", 0)  # 0 on a 128-wide SSD1306
+        self.held: list[bytes] | None = None  # what the panel's RAM holds, as pages
+
+    def write(self, image: Image.Image) -> None:
+        """Put ``image`` (before luma's rotation) on the panel, sending only changes."""
+        new = pages_of(self.device.preprocess(image))
+        if self.held is None:
+            self.device.display(image)  # the first frame in full, through luma
+        else:
+            for page, first, last in changed_spans(self.held, new):
+                if self.sh1106:
+                    column = first + 2  # the glass shows RAM columns 2..129
+                    self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+                else:
+                    self.device.command(0x21, self.colstart + first, self.colstart + last,
+                                        0x22, page, page)
+                self.device.data(list(new[page][first:last + 1]))
+        self.held = new
+
+
+def for_device(device: Any) -> PageWriter | None:
+    """A writer for the luma drivers whose addressing it knows (128x64 only)."""
+    name = type(device).__name__
+    if getattr(device, "size", None) != (COLUMNS, PAGES * 8) or getattr(device, "mode", "") != "1":
+        return None
+    if name in _SSD1306_FAMILY:
+        return PageWriter(device, sh1106=False)
+    if name == "sh1106":
+        return PageWriter(device, sh1106=True)
+    return None
