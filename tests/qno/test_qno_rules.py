@@ -318,12 +318,6 @@ def test_nothing_left_to_draw_anywhere_ends_the_draw_not_the_game():
     assert any(e["type"] == "no_cards" for e in g.log) and g.state.turn == 2
 
 
-def test_random_first_player_draws_a_dealer():
-    firsts = {Qno(seed, {"players": 4, "first_player": "random"}).state.turn
-              for seed in range(40)}
-    assert firsts == {1, 2, 3, 4}
-
-
 def test_turn_order_and_wrong_player_are_refused_with_reasons():
     g = dealt([["00_1", "00_2"], ["00_3"]], "00_5")
     assert g.check({"player": 2, "do": "play", "card": "00_3"}) == "Player 1 is up"
