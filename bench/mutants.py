@@ -11,8 +11,8 @@ the game's tests against the copy and reports whether they failed (the mutant is
     python bench/mutants.py --only E01,E07       # chosen mutants
     python bench/mutants.py --check              # only check that each still applies
 
-The tests run for a game's mutants are that game's rules tests plus the example
-scenarios (``SUITES``): every test that plays the engine directly. The rest of the
+The tests run for a game's mutants are that game's tests plus the example scenarios
+(``suite()``): every test that plays the engine directly. The rest of the
 suite (session, views, simulator, daemon) only reaches the engines through these, so
 it could catch more mutants, never fewer: the score printed is a lower bound of the
 whole suite's. pytest runs with ``-x`` (the first failure is enough) and a fixed
@@ -47,12 +47,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LIST = Path(__file__).resolve().with_name("mutants.txt")
 GAMES = ("entanglion", "qno", "qlanet")
-EXAMPLES = "tests/test_examples.py"
-SUITES = {
-    "entanglion": ["tests/entanglion", EXAMPLES, "tests/test_scenario_cli.py"],
-    "qno": ["tests/qno", EXAMPLES],
-    "qlanet": ["tests/qlanet", EXAMPLES],
-}
+# Beyond the game's own folder: the example scenarios, and for Entanglion the
+# scenario runner's tests.
+EXTRA = {"entanglion": ["tests/test_examples.py", "tests/test_scenario_cli.py"],
+         "qno": ["tests/test_examples.py"], "qlanet": ["tests/test_examples.py"]}
 # What the copy needs for those tests: the package, the tests, their data files.
 COPIED = ("companion", "tests", "examples", "pyproject.toml")
 PYTEST = ["-x", "-q", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
@@ -161,6 +159,14 @@ def make_copy() -> Path:
     return where
 
 
+def suite(game: str) -> list[str]:
+    """The game's test files, the long property tests last: with ``-x`` a mutant that
+    a quick rules test catches is done in seconds."""
+    files = sorted((ROOT / "tests" / game).glob("test_*.py"),
+                   key=lambda p: ("property" in p.name, p.name))
+    return [str(p.relative_to(ROOT)) for p in files] + EXTRA[game]
+
+
 def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, str, float]:
     """Run ``tests`` in ``copy``: (outcome, detail, seconds).
 
@@ -230,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             mine = [mu for mu in mutants if mu.game == game]
             if not mine:
                 continue
-            tests = args.tests.split(",") if args.tests else SUITES[game]
+            tests = args.tests.split(",") if args.tests else suite(game)
             outcome, detail, seconds = run_tests(copy, tests, args.timeout)
             print(f"[{game}] tests: {' '.join(tests)}\n  unchanged copy: {outcome} in "
                   f"{seconds:.0f} s", flush=True)

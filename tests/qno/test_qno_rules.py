@@ -161,6 +161,16 @@ def test_reverse_and_skip_with_three_players():
     assert g.state.turn == 1
 
 
+def test_a_second_reverse_turns_play_back():
+    g = dealt([["00_reverse", "00_1", "00_6"], ["00_2", "00_4"], ["00_reverse", "00_3"]],
+              "00_5")
+    g.push({"do": "play", "card": "00_reverse"})  # 1 -> 3, descending
+    g.push({"do": "play", "card": "00_reverse"})  # 3 -> 1, ascending again
+    assert g.state.direction == 1 and g.state.turn == 1
+    g.push({"do": "play", "card": "00_1"})
+    assert g.state.turn == 2
+
+
 @pytest.mark.parametrize("option, mover", [("no_effect", 2), ("skip", 1)])
 def test_two_player_reverse(option, mover):
     g = dealt([["00_reverse", "00_1"], []], "00_5", two_player_reverse=option)
