@@ -15,7 +15,13 @@ after any accepted input (or right after construction), whatever the options:
 * the change of the detection space in this step is exactly what the step's
   ``detection`` log entries say, and each entry follows its card's rule;
 * a pending prompt is well formed and ``legal_actions()`` offers exactly its options;
-  status "setup" only while a manual-dice set-up roll is awaited.
+  status "setup" only while a manual-dice set-up roll is awaited;
+* timing: the engine stack is never empty while the game waits for an input (it is
+  reshuffled the moment its last card is drawn), except mid-way through resolving a
+  PROBE that was that last card.
+
+``Navigation`` checks the order inside one Navigate input, across its prompts: the
+replacement card is drawn before any roll, bypass or event of the orbital check.
 
 Expected numbers are written out here (from docs/rules/entanglion.md: the track, events,
 components and decks) rather than taken from ``cards.py``, so a slip there shows up too.
@@ -160,6 +166,18 @@ def check_invariants(g: Any, previous_detection: int,
 
     _check_detection_entries(previous_detection, d, new_log_entries, opts)
 
+    # -- timing: an empty engine stack is reshuffled at once ---------------------------
+    if status == "playing" and not s.engine_stack:
+        # Only a PROBE drawn as the last card may leave it empty for a moment: it is
+        # discarded, rolled for (a prompt may wait there), then the reshuffle comes.
+        last = next((e for e in reversed(g.log) if e["type"] in ("draw", "reshuffle")), None)
+        assert (g.pending is not None and last is not None and last["type"] == "draw"
+                and last["card"] == "PROBE"), (
+            f"the engine stack is empty while the game waits for "
+            f"{g.pending['kind'] if g.pending else 'the next action'}: the discard "
+            f"({len(s.engine_discard)} cards) is reshuffled when the last card is drawn, "
+            "not at the next draw")
+
     # -- hand limits -------------------------------------------------------------------
     for ship in SHIPS:
         n = len(hands[ship])
@@ -246,3 +264,44 @@ def _diff(got: list[str], expected: list[str]) -> str:
 
     g, e = Counter(got), Counter(expected)
     return f"extra {dict(g - e)}, missing {dict(e - g)}"
+
+
+# Log entries that belong to the orbital check (or come after it): the replacement
+# card must be drawn before the first of them.
+_AFTER_REPLACEMENT = frozenset({"bypass", "event", "quantum_event", "turn"})
+
+
+class Navigation:
+    """One Navigate input, followed across the prompts it may raise.
+
+    Built just before the input is pushed (it needs the hand before it); ``check(g)``
+    after that step and each later step until ``g.pending`` is None. The rules: play
+    the card, move, draw back up to the hand limit (PROBEs resolve on the way), and
+    only then the orbital check. So the draws owed must all come before the first
+    roll that is not a PROBE's, before a Quantum Programming bypass or a Quantum Tunnel,
+    and before the end of the turn.
+    """
+
+    def __init__(self, g: Any, act: dict[str, Any]):
+        s = g.state
+        self.player = act["player"]
+        self.start = len(g.log)  # a choose re-runs the input from here
+        limit = HAND_SIZE - 1 if _has(g, self.player, DILUTION_REFRIGERATOR) else HAND_SIZE
+        self.owed = max(0, limit - (len(s.hands[self.player]) - 1))
+
+    def check(self, g: Any) -> bool:
+        """Assert the order so far; True while the input still awaits a prompt."""
+        seg = g.log[self.start:]
+        assert seg and seg[0]["type"] == "action" and seg[0]["do"] == "navigate", (
+            f"the log of the navigate input starts with {seg[:1]}")
+        drawn = 0
+        for e in seg:
+            t = e["type"]
+            if t == "draw" and e["player"] == self.player and e["card"] != "PROBE":
+                drawn += 1
+            elif t in _AFTER_REPLACEMENT or (t == "roll" and e["purpose"] != "probe"):
+                assert drawn == self.owed, (
+                    f"{self.player} drew {drawn} of the {self.owed} replacement card(s) "
+                    f"before {e}: the replacement comes before the orbital check")
+                break
+        return g.pending is not None

@@ -1,12 +1,20 @@
 """Property tests: random complete games under every ruling, invariants on every step.
 
-* ``test_random_games``: ``COMPANION_PROPERTY_GAMES`` (default 10,000) complete games;
-  game ``i`` has seed ``i`` and picks uniformly among ``legal_actions()`` with
+* ``test_random_games[part]``: ``COMPANION_PROPERTY_GAMES`` complete games (default
+  3,000, in parts of ``PART_GAMES`` = 500 so that no test runs over some 15 s; with
+  ``COMPANION_LONG=1`` the default is 10,000, the full count, in 20 parts). Game
+  ``i`` has seed ``i`` and picks uniformly among ``legal_actions()`` with
   ``random.Random(i)`` (prompt answers and, with manual dice, die faces included);
   every 4th game (``i % 4 == 3``) draws a random value for every ruling in
   ``options.RULINGS`` (dice auto/manual, start space 1/2/4, ...).
-  :func:`invariants.check_invariants` runs after every step of every game, a step cap
-  (5,000) fails a game that does not end, and every game ends with a JSON round trip.
+  After every step of every game: :func:`invariants.check_invariants` (conservation,
+  limits, the detection track, prompts, and timing: an empty engine stack is never
+  left waiting for a draw) and, through every Navigate input and its prompts,
+  :class:`invariants.Navigation` (the replacement card is drawn before any roll of
+  the orbital check). Every game ends with a JSON round trip.
+  A game longer than ``STEP_LIMIT`` is a finding of its own, reported with its seed
+  and length after the part's games have all passed their invariants (it is played
+  on, checked, up to ``HANG_LIMIT``, to tell a long game from a hang).
   The expensive checks are sampled, since 10,000 games with all of them take far more
   than the time budget: on 1 game in ``COMPANION_PROPERTY_SAMPLE`` (default 200, chosen
   by a hash of the seed, so default and varied options both come up) a JSON round trip
@@ -26,6 +34,7 @@
 
 ``pytest -s`` prints the aggregate numbers (outcomes, steps, detection reasons, prompts).
 A failing random game writes its inputs to ``$TMPDIR/entanglion-property-<seed>.json``.
+``python bench/game_lengths.py`` measures how long these games are (``STEP_LIMIT``).
 """
 
 from __future__ import annotations
@@ -47,15 +56,26 @@ from hypothesis import strategies as st
 from companion.games.entanglion.engine import Entanglion, IllegalAction
 from companion.games.entanglion.options import RULINGS
 
-from invariants import DETECTION_REASONS, check_invariants
+from invariants import DETECTION_REASONS, Navigation, check_invariants
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
-GAMES = int(os.environ.get("COMPANION_PROPERTY_GAMES", "10000"))
+GAMES = int(os.environ.get("COMPANION_PROPERTY_GAMES", "10000" if LONG else "3000"))
+PART_GAMES = 500
+PARTS = max(1, -(-GAMES // PART_GAMES))
 SAMPLE = max(1, int(os.environ.get("COMPANION_PROPERTY_SAMPLE", "200")))
 REPLAY_EVERY = max(1, int(os.environ.get("COMPANION_PROPERTY_REPLAY", "4")))
 # Games are independent, so they run on all cores (COMPANION_PROPERTY_WORKERS=1: in-process).
 WORKERS = max(1, int(os.environ.get("COMPANION_PROPERTY_WORKERS", str(os.cpu_count() or 1))))
-STEP_CAP = 5000
+# Game length, in inputs. Measured with ``python bench/game_lengths.py`` over seeds
+# 0-29,999 (these games): mean 344, 1 in 1,000 over 2,850, longest 4,396 (seed 3047,
+# varied options: manual dice and a physical deck make every roll and draw an input).
+# The tail falls about sixfold per 1,000 inputs (1,064 games over 1,000, 112 over
+# 2,000, 20 over 3,000, 3 over 4,000), so a correct game passes 10,000 about once in
+# 10^8 games: a game that long points at a rule that keeps games from ending (or an
+# endless loop), not bad luck, and a change that lengthens games by a fair margin
+# still fits. It is reported apart from invariant failures, with seed and length.
+STEP_LIMIT = 10_000
+HANG_LIMIT = 10 * STEP_LIMIT  # a game still going here is stopped and called a hang
 HYPOTHESIS_STEPS = 600
 UNDO_RATE = 0.05  # chance of an undo/redo check after a step of a sampled game
 
@@ -93,6 +113,7 @@ class Stats:
         self.expensive = 0
         self.replayed = 0
         self.undos = 0
+        self.too_long: list[tuple[int, int, str]] = []  # (seed, steps, status)
 
     def merge(self, other: "Stats") -> None:
         self.games += other.games
@@ -104,6 +125,7 @@ class Stats:
         self.expensive += other.expensive
         self.replayed += other.replayed
         self.undos += other.undos
+        self.too_long += other.too_long
 
     def report(self, label: str, seconds: float) -> str:
         return (f"\n[{label}] {self.games} games in {seconds:.1f}s: outcomes "
@@ -141,11 +163,13 @@ def _play(g: Entanglion, i: int, options: dict[str, Any] | None, rnd: random.Ran
     copy_at = chk.randrange(0, 400)
     copy: tuple[Entanglion, int] | None = None
     before = None
+    nav: Navigation | None = None
     steps = 0
-    while g.status != "won" and g.status != "lost":
-        assert steps < STEP_CAP, f"no end after {STEP_CAP} steps (a hang?)"
+    while g.status != "won" and g.status != "lost" and steps < HANG_LIMIT:
         assert legal, f"nothing to do in status {g.status}, pending {g.pending}"
         act = rnd.choice(legal)
+        if act["do"] == "navigate":
+            nav = Navigation(g, act)
         if expensive:
             snapshots.append((json.dumps(g.state.to_dict()), g.pending, len(g.log)))
             if steps == copy_at or copy is None:
@@ -161,6 +185,8 @@ def _play(g: Entanglion, i: int, options: dict[str, Any] | None, rnd: random.Ran
         assert g.log[log_len - len(tail):log_len] == tail, "push() rewrote earlier log entries"
         legal = g.legal_actions()
         check_invariants(g, prev_detection, new, legal)
+        if nav is not None and not nav.check(g):
+            nav = None  # the navigate input and its prompts are done
         if stats is not None:
             for e in new:
                 if e["type"] == "detection":
@@ -174,7 +200,7 @@ def _play(g: Entanglion, i: int, options: dict[str, Any] | None, rnd: random.Ran
                 _check_undo(g, before)
                 if stats is not None:
                     stats.undos += 1
-    # Every game: the end state survives JSON.
+    # Every game: the end state survives JSON (a hang stopped at HANG_LIMIT too).
     json_round_trip(g)
     if expensive:
         assert copy is not None
@@ -188,6 +214,8 @@ def _play(g: Entanglion, i: int, options: dict[str, Any] | None, rnd: random.Ran
     if expensive:
         _check_pop_to_start(g, i, options, snapshots, fresh)
     if stats is not None:
+        if steps > STEP_LIMIT:
+            stats.too_long.append((i, steps, g.status))
         stats.games += 1
         stats.steps += steps
         stats.max_steps = max(stats.max_steps, steps)
@@ -264,11 +292,11 @@ def _run_chunk(args: tuple[int, int, int, int]) -> Stats:
     return stats
 
 
-def _run_games(label: str, sample: int, replay_every: int) -> Stats:
-    """Play games 0..GAMES-1, on WORKERS processes (games are independent)."""
+def _run_games(label: str, first: int, last: int, sample: int, replay_every: int) -> Stats:
+    """Play games first..last-1, on WORKERS processes (games are independent)."""
     t0 = time.perf_counter()
     chunk = 50
-    jobs = [(lo, min(lo + chunk, GAMES), sample, replay_every) for lo in range(0, GAMES, chunk)]
+    jobs = [(lo, min(lo + chunk, last), sample, replay_every) for lo in range(first, last, chunk)]
     if WORKERS > 1 and len(jobs) > 1:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(WORKERS) as pool:
@@ -279,25 +307,39 @@ def _run_games(label: str, sample: int, replay_every: int) -> Stats:
     for part in parts:
         stats.merge(part)
     print(stats.report(label, time.perf_counter() - t0))
-    assert stats.games == GAMES
-    assert stats.outcomes["lost"] > 0 or GAMES < 20, f"no game lost: {dict(stats.outcomes)}"
-    if GAMES >= 1000:
+    games = last - first
+    assert stats.games == games
+    assert stats.outcomes["lost"] > 0 or games < 20, f"no game lost: {dict(stats.outcomes)}"
+    if games >= PART_GAMES:
         # Random play loses; enough games meet every way the detection rate moves.
         missing = DETECTION_REASONS - set(stats.reasons)
-        assert not missing, f"detection reasons never seen in {GAMES} games: {missing}"
-    elif GAMES >= 100:
+        assert not missing, f"detection reasons never seen in {games} games: {missing}"
+    elif games >= 100:
         assert len(stats.reasons) >= 4, f"few detection reasons seen: {dict(stats.reasons)}"
+    # Every invariant held; a game that ran too long is a finding of its own.
+    assert not stats.too_long, (
+        f"game length finding (not an invariant failure): {len(stats.too_long)} game(s) "
+        f"over the {STEP_LIMIT:,}-input limit: " + "; ".join(
+            f"seed {seed}: {steps:,} inputs" + (" and no end (a hang?)" if status == "playing"
+                                                  else f", {status}")
+            for seed, steps, status in stats.too_long))
     return stats
 
 
-def test_random_games():
-    _run_games("random games", SAMPLE, REPLAY_EVERY)
+def _part(part: int) -> tuple[int, int]:
+    return part * PART_GAMES, min(GAMES, (part + 1) * PART_GAMES)
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_random_games(part):
+    _run_games(f"random games {'-'.join(map(str, _part(part)))}", *_part(part),
+               SAMPLE, REPLAY_EVERY)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not LONG, reason="long mode: set COMPANION_LONG=1")
 def test_random_games_long():
-    _run_games("random games, every check on every game", 1, 1)
+    _run_games("random games, every check on every game", 0, GAMES, 1, 1)
 
 
 # Options as hypothesis sees them: shrinking goes to the first allowed value, which is
@@ -318,13 +360,19 @@ def test_hypothesis_games(seed, options, choices):
     g = Entanglion(seed, options)
     legal = g.legal_actions()
     check_invariants(g, g.state.options["start_space"], g.log, legal)
+    nav: Navigation | None = None
     for step in range(HYPOTHESIS_STEPS):
         if not legal:
             break
         prev = g.state.detection
-        new = g.push(legal[choices[step % len(choices)] % len(legal)])
+        act = legal[choices[step % len(choices)] % len(legal)]
+        if act["do"] == "navigate":
+            nav = Navigation(g, act)
+        new = g.push(act)
         legal = g.legal_actions()
         check_invariants(g, prev, new, legal)
+        if nav is not None and not nav.check(g):
+            nav = None
     json_round_trip(g)
 
 

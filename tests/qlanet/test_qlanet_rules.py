@@ -74,21 +74,17 @@ def test_cx_cost_option():
 # ------------------------------------------------------------------ refills
 
 
-def test_refill_is_one_random_card_of_eight_types():
-    seen = Counter()
-    for seed in range(100):
-        g = game(seed=seed, hands=[["Z"] * 4, ["Z"] * 4], costs=[0, 99])
-        for _ in range(8):
-            act = {"do": "play", "card": "Z", "planets": [1]}
-            entries = g.push(act if g.check(act) is None else g.legal_actions()[0])
-            refill = [e for e in entries if e["type"] == "refill"]
-            assert len(refill) == 1 and refill[0]["player"] == 0
-            seen[refill[0]["card"]] += 1
-            if g.status != "playing":
-                break
-    assert set(seen) == set(CARDS)
-    total = sum(seen.values())
-    assert all(0.6 * total / 8 < n < 1.4 * total / 8 for n in seen.values()), seen
+def test_every_move_refills_one_card_for_the_mover():
+    """Which card comes is chance (test_qlanet_chance); that one comes is the rule."""
+    g = game(hands=[["Z"] * 4, ["Z"] * 4], costs=[0, 99])
+    for _ in range(8):
+        act = {"do": "play", "card": "Z", "planets": [1]}
+        entries = g.push(act if g.check(act) is None else g.legal_actions()[0])
+        refill = [e for e in entries if e["type"] == "refill"]
+        assert len(refill) == 1 and refill[0]["player"] == 0 and refill[0]["card"] in CARDS
+        assert len(g.state.hands[0]) == 4
+        if g.status != "playing":
+            break
 
 
 def test_forced_refills_and_bad_forced_items():
@@ -370,21 +366,17 @@ def test_options_table():
 
 
 def test_random_opening():
-    """D3: mirrored +/- pairs, the centre hidden in {0, 1, +, -}; D4: random first camp."""
-    centres, firsts, pairs = Counter(), Counter(), Counter()
-    for seed in range(200):
+    """D3: mirrored +/- pairs in the open, the centre hidden from everyone (the odds of
+    each, and of D4's first camp, are in test_qlanet_chance)."""
+    for seed in range(50):
         g = Qlanet(seed)
-        truth, public = g.view("truth"), g.view("spectator")
+        public = g.view("spectator")
         for a, b in ((1, 9), (2, 8), (3, 7), (4, 6)):
             assert public[a - 1]["shown"] == public[b - 1]["shown"] in ("+", "-")
-            pairs[public[a - 1]["shown"]] += 1
         assert public[4]["shown"] == "?" and g.view(0)[4]["shown"] == "?"
-        centres[truth[4]["shown"]] += 1
-        firsts[g.awaiting()] += 1
+        assert g.view(1)[4]["shown"] == "?" and g.view("truth")[4]["shown"] in "01+-"
         assert [len(h) for h in g.state.hands] == [4, 4] and g.state.costs == [0, 0]
         assert g.log[0]["type"] == "setup" and g.log[0]["planets"][4] == "?"
-    assert set(centres) == {"0", "1", "+", "-"} and set(firsts) == {0, 1}
-    assert set(pairs) == {"+", "-"}
 
 
 def test_opening_and_hand_options():

@@ -6,8 +6,6 @@ the board as the spectator and as the device (``truth``) see it.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 from qlanet_helpers import BELL_KETS, BELLS, at, game, play, shown
 
@@ -61,17 +59,12 @@ def test_measure_basis_states_is_certain(before, certain):
 
 
 @pytest.mark.parametrize("before", ["+", "-"])
-def test_measure_superposition_is_fifty_fifty(before):
+def test_measure_superposition_can_give_either_result(before):
+    """Both results are possible (their odds: test_qlanet_chance)."""
     for result in (0, 1):
         g = game(board(before), hands=hands_with("M"), forced=[result])
         play(g, "M", 1)
         assert shown(g)[0] == f"F{result}" and g.state.fixed[0] == result
-    seen = Counter()
-    for seed in range(300):
-        g = game(board(before), hands=hands_with("M"), seed=seed)
-        play(g, "M", 1)
-        seen[shown(g)[0]] += 1
-    assert 110 < seen["F0"] < 190 and seen["F0"] + seen["F1"] == 300
 
 
 @pytest.mark.parametrize("card", ["X", "H", "Z", "M", "CX0", "CX1", "SW", "BM"])
@@ -270,27 +263,9 @@ def test_bm_outcomes_follow_the_born_table(a, b):
         assert g.state.costs == [8, 0]
 
 
-@pytest.mark.parametrize("a,b,expect", [("0", "+", set(BELLS)), ("0", "0", {"Phi+", "Phi-"})])
-def test_bm_born_frequencies(a, b, expect):
-    seen = Counter()
-    for seed in range(400):
-        g = game(board(a, b), hands=hands_with("BM"), seed=seed)
-        play(g, "BM", 1, 2)
-        seen[at(g, 1)["bell"]] += 1
-    assert set(seen) == expect
-    share = 400 / len(expect)
-    assert all(0.7 * share < n < 1.3 * share for n in seen.values()), seen
-
-
 def test_bm_uniform_secret_ignores_the_inputs():
-    """D11 option: from 0 and 0 every code comes up, and the opponent learns nothing."""
-    seen = Counter()
-    for seed in range(400):
-        g = game(board("0", "0"), hands=hands_with("BM"), seed=seed,
-                 options={"bm_outcome": "uniform_secret"})
-        play(g, "BM", 1, 2)
-        seen[at(g, 1)["bell"]] += 1
-    assert set(seen) == set(BELLS) and all(60 < n < 140 for n in seen.values()), seen
+    """D11 option: the pair's code is drawn apart from the measured outcome (its odds:
+    test_qlanet_chance), and the opponent learns nothing."""
     # Forced: the measured outcome, then the pair's final code.
     g = game(board("0", "0"), hands=[["BM", "CX0", "Z", "Z"], ["Z"] * 4], costs=[0, 50],
              forced=["Phi+", "Psi-"], options={"bm_outcome": "uniform_secret"})

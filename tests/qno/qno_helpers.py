@@ -8,11 +8,12 @@ from typing import Any
 from companion.games.qno import Qno
 from companion.games.qno.cards import full_deck
 
-def dealt(hands: list[list[str]], start: str | list[str], forced=(), **options: Any) -> Qno:
+def dealt(hands: list[list[str]], start: str | list[str], forced=(), seed: int = 0,
+          **options: Any) -> Qno:
     """A tracked game where player i holds exactly ``hands[i]`` (any size: the deal
     of five is taken, then the hands are set) and ``start`` was turned up (a list:
     gates first). Its undo history starts after the deal."""
-    g = Qno(0, {"players": len(hands), **options}, None, forced)
+    g = Qno(seed, {"players": len(hands), **options}, None, forced)
     while g.pending["kind"] == "take":
         g.push({"do": "take", "card": next(iter(g.state.unseen))})
     s = g.state
