@@ -55,7 +55,7 @@ SAMPLE = max(1, int(os.environ.get("COMPANION_PROPERTY_SAMPLE", "200")))
 REPLAY_EVERY = max(1, int(os.environ.get("COMPANION_PROPERTY_REPLAY", "4")))
 # Games are independent, so they run on all cores (COMPANION_PROPERTY_WORKERS=1: in-process).
 WORKERS = max(1, int(os.environ.get("COMPANION_PROPERTY_WORKERS", str(os.cpu_count() or 1))))
-STEP_CAP = 5000
+STEP_CAP = 10000  # a few random games with real cards and dice run past 5,000 inputs
 HYPOTHESIS_STEPS = 600
 UNDO_RATE = 0.05  # chance of an undo/redo check after a step of a sampled game
 
