@@ -51,7 +51,7 @@ ENGINE_SLOTS = 6
 PLUS_ONE_REASONS = frozenset({"probe", "orbital defence", "ground defence", "schrodinger"})
 DETECTION_REASONS = PLUS_ONE_REASONS | {"bit_flip_error", "wave_function_collapse"}
 PROMPT_KINDS = frozenset({
-    "roll", "magnetic_shielding", "qubit_interconnect", "discard", "quantum_gates",
+    "roll", "magnetic_shielding", "discard", "quantum_gates",
     "quantum_tunnel", "physical_qubits", "bennett", "mechanic", "draw",
 })
 STATUSES = frozenset({"playing", "won", "lost"})

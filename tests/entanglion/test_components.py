@@ -369,65 +369,93 @@ def test_bennett_refrigerator_next_draw_option():
 
 # ----------------------------------------------------------- Qubit Interconnect
 
-def test_qubit_interconnect_offered_at_turn_start_when_together():
+def interconnects(g):
+    return [a for a in g.legal_actions() if a["do"] == "interconnect"]
+
+
+def test_qubit_interconnect_trades_are_legal_inputs_at_turn_start_when_together():
     g = game(ships=at("PSI_PLUS"), hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]},
              ship_components={M: [QI]})
-    p = g.pending
-    assert p["kind"] == "qubit_interconnect" and p["player"] == M
-    expected = ["skip"] + [{"give": a, "take": b} for a in ("X", "H") for b in ("CNOT", "SWAP")]
-    assert sorted(p["options"], key=str) == sorted(expected, key=str)
-    with pytest.raises(IllegalAction):
-        play(g, "navigate", "X", player=M)
+    assert g.pending is None  # no prompt: the trade is offered beside the turn's actions
+    expected = [{"player": M, "do": "interconnect", "give": a, "take": b}
+                for a in ("X", "H") for b in ("CNOT", "SWAP")]
+    assert interconnects(g) == expected
 
 
 def test_qubit_interconnect_swap_is_not_the_action():
     g = game(ships=at("PSI_PLUS"), hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]},
              ship_components={M: [QI]})
-    choose(g, {"give": "X", "take": "CNOT"})
+    play(g, "interconnect", give="x", take="CNOT")  # names are case-insensitive
     s = g.state
     assert g.pending is None
     assert sorted(s.hands[M]) == ["CNOT", "H", "H"] and sorted(s.hands[R]) == ["SWAP", "SWAP", "X"]
     assert s.turn_player == M and s.turn_number == 1
     assert entries(g, "interconnect", player=M, give="X", take="CNOT")
+    assert not entries(g, "action")  # free: the turn's action is still to come
     play(g, "exchange", "CNOT")  # the same player now takes their action
     assert g.state.turn_player == R
 
 
-def test_qubit_interconnect_skip():
+def test_qubit_interconnect_once_a_turn_and_again_next_turn():
+    g = game(ships=at("PSI_PLUS"), hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]},
+             ship_components={M: [QI]}, options={"component_scope": "team"})
+    play(g, "interconnect", give="X", take="CNOT")
+    assert interconnects(g) == []
+    with pytest.raises(IllegalAction, match="once a turn"):
+        play(g, "interconnect", give="H", take="SWAP")
+    play(g, "exchange", "H")
+    assert interconnects(g)  # Rubicon's turn: team scope lends it the component
+
+
+def test_qubit_interconnect_refuses_cards_not_in_hand():
     g = game(ships=at("PSI_PLUS"), hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]},
              ship_components={M: [QI]})
-    choose(g, "skip")
-    assert g.state.hands == {M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]}
-    assert g.state.turn_player == M and g.pending is None
+    with pytest.raises(IllegalAction, match="no SWAP to give"):
+        play(g, "interconnect", give="SWAP", take="CNOT")
+    with pytest.raises(IllegalAction, match="Rubicon has no H"):
+        play(g, "interconnect", give="X", take="H")
+    with pytest.raises(IllegalAction, match="card to take"):
+        play(g, "interconnect", give="X")
 
 
-def test_qubit_interconnect_at_the_holders_later_turns():
-    g = game(first=M, ships=("ONE", "ONE"), hands={M: ["X", "H", "H"], R: ["SWAP", "SWAP", "H"]},
-             ship_components={R: [QI]})
-    assert g.pending is None
-    play(g, "exchange", "H")   # Mercurial; then Rubicon's turn starts
-    assert g.pending["kind"] == "qubit_interconnect" and g.pending["player"] == R
+def test_qubit_interconnect_answers_of_old_journals_still_replay():
+    """Journals from when the trade was a prompt at every turn start hold ``choose``
+    answers to it; they mean a trade, or (``skip``) nothing, and stay one input each."""
+    kw = dict(ships=at("PSI_PLUS"), hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]},
+              ship_components={M: [QI]})
+    g = game(**kw)
+    g.push({"do": "choose", "value": {"give": "X", "take": "CNOT"}})
+    assert sorted(g.state.hands[M]) == ["CNOT", "H", "H"] and len(g.inputs) == 1
+    g = game(**kw)
+    g.push({"do": "choose", "value": "skip"})
+    assert g.state.hands[M] == ["X", "H", "H"] and len(g.inputs) == 1 and interconnects(g) == []
+    g.pop()
+    assert interconnects(g)
+    g.push({"do": "choose", "index": 3})  # old option order: skip, X/CNOT, X/SWAP, H/CNOT
+    assert sorted(g.state.hands[R]) == ["H", "SWAP", "SWAP"]
+    with pytest.raises(IllegalAction, match="nothing to choose"):
+        g.push({"do": "choose", "value": "skip"})  # not once the trade is made
 
 
 def test_qubit_interconnect_not_offered_when_apart():
     g = game(ships=("ZERO", "ONE"), ship_components={M: [QI]})
-    assert g.pending is None
+    assert interconnects(g) == []
 
 
 def test_qubit_interconnect_outside_entanglion_option():  # Q15
     g = game(ships=("ZERO", "ZERO"), ship_components={M: [QI]})
-    assert g.pending["kind"] == "qubit_interconnect"
+    assert interconnects(g)
     g = game(ships=("ZERO", "ZERO"), ship_components={M: [QI]},
              options={"interconnect_anywhere": False})
-    assert g.pending is None
+    assert interconnects(g) == []
     g = game(ships=at("PSI_PLUS"), ship_components={M: [QI]},
              options={"interconnect_anywhere": False})
-    assert g.pending["kind"] == "qubit_interconnect"
+    assert interconnects(g)
 
 
 def test_qubit_interconnect_only_for_its_holder():
     g = game(ships=at("PSI_PLUS"), ship_components={R: [QI]})
-    assert g.pending is None and g.state.turn_player == M
+    assert interconnects(g) == [] and g.state.turn_player == M
 
 
 # ----------------------------------------------------------------- scope (Q2)

@@ -10,6 +10,8 @@ Inputs are plain dicts::
     {"player": "mercurial", "do": "navigate", "card": "H"}
     {"do": "exchange", "card": "X"}     {"do": "retrieve"}
     {"do": "event", "card": "heisenberg"}
+    {"do": "interconnect", "give": "H", "take": "X"}   Qubit Interconnect: free, before
+                                                       the turn's action, once a turn
     {"do": "choose", "value": "reroll"}  (or "index": 1)   answers ``pending``
 
 How decisions work. Rules procedures are written as straight-line code. When one
@@ -41,7 +43,7 @@ from .options import OptionError, make_options
 from .state import State
 
 ENGINE_SLOTS = 6
-ACTIONS = ("navigate", "exchange", "retrieve", "event", "choose", "pass")
+ACTIONS = ("navigate", "exchange", "retrieve", "event", "interconnect", "choose", "pass")
 
 
 class EntanglionError(Exception):
@@ -183,6 +185,9 @@ class Entanglion:
             out.append({"player": p, "do": "retrieve"})
         out += [{"player": p, "do": "event", "card": e} for e in _distinct(s.held_events[p])
                 if self._event_reason(p, e) is None]
+        if self._interconnect_reason(p) is None:
+            out += [{"player": p, "do": "interconnect", "give": a, "take": b}
+                    for a in hand for b in _distinct(s.hands[other(p)])]
         if not out:  # only when a hand is empty and nothing else is possible
             out.append({"player": p, "do": "pass"})
         return out
@@ -286,6 +291,13 @@ class Entanglion:
             if not isinstance(card, str):
                 raise IllegalAction("event needs a card")
             act["card"] = card.lower().replace(" ", "_").replace("ö", "o")
+        elif do == "interconnect":
+            for key in ("give", "take"):
+                if not isinstance(act.get(key), str):
+                    raise IllegalAction(f"interconnect needs a card to {key}")
+                act[key] = act[key].upper()
+        elif do == "choose" and self.pending is None:
+            act = self._legacy_interconnect(act)
         elif do == "choose" and self.pending is not None:
             options = self.pending["options"]
             if "index" in act and "value" not in act:
@@ -316,6 +328,17 @@ class Entanglion:
             return "there is nothing to choose"
         if player != s.turn_player:
             return f"it is {_name(s.turn_player)}'s turn"
+        if do == "interconnect":
+            reason = self._interconnect_reason(player)
+            if reason or act.get("skip"):
+                return reason
+            mine, theirs = s.hands[player], s.hands[other(player)]
+            if act["give"] not in mine:
+                return f"{_name(player)} has no {act['give']} to give (hand: {', '.join(mine)})"
+            if act["take"] not in theirs:
+                return (f"{_name(other(player))} has no {act['take']} to give "
+                        f"(hand: {', '.join(theirs)})")
+            return None
         if do in ("navigate", "exchange"):
             card = act["card"]
             if card not in ENGINE_COUNTS or card == PROBE:
@@ -351,6 +374,45 @@ class Entanglion:
                 and GALAXY[s.pos[0]] != "entanglion"):
             return "Heisenberg can only be played inside Entanglion (option heisenberg_from_outside)"
         return None
+
+    def _interconnect_reason(self, player: str) -> str | None:
+        """Why Qubit Interconnect cannot trade now (None: it can)."""
+        s = self.state
+        m, r = s.pos
+        if not self._has(player, QUBIT_INTERCONNECT):
+            return f"{_name(player)} has no Qubit Interconnect aboard"
+        if m != r:
+            return "Qubit Interconnect needs both ships on the same planet"
+        if not s.options["interconnect_anywhere"] and GALAXY[m] != "entanglion":
+            return "Qubit Interconnect works only inside Entanglion (option interconnect_anywhere)"
+        if s.interconnected:
+            return "Qubit Interconnect trades once a turn"
+        if not s.hands[player] or not s.hands[other(player)]:
+            return "Qubit Interconnect needs a card in each hand"
+        return None
+
+    def _legacy_interconnect(self, act: dict[str, Any]) -> dict[str, Any]:
+        """A journal written when Qubit Interconnect was a prompt at the start of every
+        turn holds ``choose`` answers to it ("skip", or give/take). Where that prompt
+        would have been asked they still mean what they meant: a trade, or nothing."""
+        p = act["player"]
+        if p != self.state.turn_player or self._interconnect_reason(p) is not None:
+            return act
+        value = act.get("value")
+        if "index" in act and "value" not in act:  # the old prompt's option order
+            mine = _distinct(self.state.hands[p])
+            theirs = _distinct(self.state.hands[other(p)])
+            options: list[Any] = ["skip"] + [{"give": a, "take": b} for a in mine
+                                             for b in theirs]
+            i = act["index"]
+            value = options[i] if type(i) is int and 0 <= i < len(options) else None
+        if value == "skip":
+            return {"player": p, "do": "interconnect", "skip": True}
+        if isinstance(value, dict) and set(value) == {"give", "take"} and all(
+                isinstance(v, str) for v in value.values()):
+            return {"player": p, "do": "interconnect", "give": value["give"].upper(),
+                    "take": value["take"].upper()}
+        return act
 
     def _validate_setup(self, setup: dict[str, Any]) -> None:
         known = {"first_player", "ships", "components", "ship_components", "hands",
@@ -416,7 +478,7 @@ class Entanglion:
 
     # ------------------------------------------------------------------ chance
 
-    def _die(self, die: str, player: str, purpose: str) -> int:
+    def _die(self, die: str, player: str, purpose: str, reroll: bool = False) -> int:
         s = self.state
         low, high = (1, 8) if die == "d8" else (0, 1)
         if s.forced:
@@ -426,7 +488,9 @@ class Entanglion:
                                     f"({low}-{high}) for {purpose}")
             return value
         if s.options["dice"] == "manual":
-            return self._ask(player, "roll", list(range(low, high + 1)), die=die, purpose=purpose)
+            info = {"reroll": True} if reroll else {}  # the second die of Magnetic Shielding
+            return self._ask(player, "roll", list(range(low, high + 1)), die=die,
+                             purpose=purpose, **info)
         s.rng, value = below(s.rng, high - low + 1)
         return value + low
 
@@ -442,7 +506,7 @@ class Entanglion:
         if self._has(player, MAGNETIC_SHIELDING):
             if self._ask(player, "magnetic_shielding", ["keep", "reroll"],
                          raw=raw, purpose=purpose) == "reroll":
-                raw = self._die("d8", player, purpose)
+                raw = self._die("d8", player, purpose, reroll=True)
                 entry["reroll"] = raw
         modifier = 0
         if beat is not None or self.state.options["modifiers_on_all_rolls"]:
@@ -468,6 +532,9 @@ class Entanglion:
         if do == "setup":
             self._setup()
             self._begin_turn()
+            return
+        if do == "interconnect":  # free: not the turn's action
+            self._interconnect(player, act)
             return
         if "card" in act:
             self._log("action", player=player, do=do, card=act["card"])
@@ -594,21 +661,20 @@ class Entanglion:
     # ------------------------------------------------------------------ turns
 
     def _begin_turn(self) -> None:
+        self.state.interconnected = False
+
+    def _interconnect(self, player: str, act: dict[str, Any]) -> None:
+        """Qubit Interconnect: one engine card each way, before the turn's action."""
         s = self.state
-        p = s.turn_player
-        m, r = s.pos
-        if (self._has(p, QUBIT_INTERCONNECT) and m == r and s.hands[p] and s.hands[other(p)]
-                and (s.options["interconnect_anywhere"] or GALAXY[m] == "entanglion")):
-            mine, theirs = s.hands[p], s.hands[other(p)]
-            options: list[Any] = ["skip"] + [{"give": a, "take": b} for a in _distinct(mine)
-                                             for b in _distinct(theirs)]
-            choice = self._ask(p, "qubit_interconnect", options)
-            if choice != "skip":
-                mine.remove(choice["give"])
-                theirs.remove(choice["take"])
-                mine.append(choice["take"])
-                theirs.append(choice["give"])
-                self._log("interconnect", player=p, give=choice["give"], take=choice["take"])
+        s.interconnected = True
+        if act.get("skip"):
+            return  # an old journal's "skip" answer (see _legacy_interconnect)
+        mine, theirs = s.hands[player], s.hands[other(player)]
+        mine.remove(act["give"])
+        theirs.remove(act["take"])
+        mine.append(act["take"])
+        theirs.append(act["give"])
+        self._log("interconnect", player=player, give=act["give"], take=act["take"])
 
     def _end_turn(self, player: str) -> None:
         s = self.state

@@ -7,6 +7,7 @@ from typing import Any
 from .board import MERCURIAL, RUBICON, SHIPS
 from .cards import track_value
 from .engine import Entanglion
+from .odds import legal
 from .quantum import describe
 
 
@@ -36,6 +37,7 @@ def report(game: Entanglion, error: dict[str, Any] | None = None) -> dict[str, A
         "event_deck": list(s.event_deck),
         "event_discard": list(s.event_discard),
         "pending": game.pending,
+        "legal": legal(game),
         "log": list(game.log),
         "error": error,
     }

@@ -42,6 +42,7 @@ class State:
     set_aside: list[str] = field(default_factory=list)  # hand put aside by The Mechanic
     slot6_filled: bool = False  # this turn (ruling Q8)
     retrieved_from: list[str] = field(default_factory=list)  # emptied by retrieval (Q18)
+    interconnected: bool = False  # Qubit Interconnect has traded this turn
 
     def clone(self) -> "State":
         sc, h, he = self.ship_components, self.hands, self.held_events
@@ -54,6 +55,7 @@ class State:
             [slot[:] for slot in self.engine_control], self.engine_stack[:],
             self.engine_discard[:], self.event_deck[:], self.event_discard[:],
             self.drawn[:], self.set_aside[:], self.slot6_filled, self.retrieved_from[:],
+            self.interconnected,
         )
 
     def to_dict(self) -> dict[str, Any]:
