@@ -8,7 +8,7 @@ box the same way; only the adapters behind it differ.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -37,6 +37,9 @@ class Box:
         self.private_displays = dict(private_displays or {})
         self._led_model: dict[str, Any] = {}
         self._screen: dict[str, Any] | None = None
+        # Called with (box, OLED image) after every refresh, on this thread (the web
+        # page's snapshot publisher); each must be quick and must not raise.
+        self.observers: list[Callable[[Box, Image.Image], None]] = []
         self.refresh()
 
     def handle(self, event: Event) -> None:
@@ -46,7 +49,8 @@ class Box:
     def refresh(self) -> None:
         """Render the current screen and LED frame; adapters skip unchanged ones."""
         screen = self.session.screen()
-        self.display.show(oled.render(screen))
+        image = oled.render(screen)
+        self.display.show(image)
         if self._screen is not None and (name := sound.cue(self._screen, screen)):
             self.buzzer.play(name)
         self._screen = screen
@@ -57,6 +61,8 @@ class Box:
             for seat, display in self.private_displays.items():
                 model = private.get(seat)
                 display.show(oled.render(model) if model is not None else BLANK)
+        for observe in self.observers:
+            observe(self, image)
 
     def tick_interval(self) -> float | None:
         """Seconds until the next Tick is due (None: nothing moves, sleep)."""
