@@ -25,6 +25,7 @@ import hmac
 import json
 import logging
 import secrets
+import socket
 import threading
 import time
 from importlib import resources
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 
 MAX_STREAMS = 64  # phones, a TV and a laptop or two; beyond this a page is refused
 SLOW_CLIENT = 5.0  # seconds a stream may take to accept one snapshot
+STREAM_SNDBUF = 64 * 1024  # kernel send buffer per stream: what a silent client can hold
 HEARTBEAT = 15.0  # seconds between keep-alive comments (a dead client is noticed)
 MAX_BODY = 4096
 INPUT_RATE, INPUT_BURST = 8.0, 16  # inputs per second per client address
@@ -227,6 +229,8 @@ class _Events(_Base):
             self.deny(503, "too many pages open")
         s.streams += 1
         try:
+            sock = self.request.connection.stream.socket
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SNDBUF)
             self.set_header("Content-Type", "text/event-stream")
             self.set_header("Cache-Control", "no-store")
             self.write("retry: 1000\n\n")
