@@ -33,9 +33,14 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def cards(registry: Any) -> list[dict[str, str]]:
-    """Every tag of the box as the page lists it (uid, label, game), by game and name."""
-    return sorted(({"uid": uid, "label": card.label, "game": card.game}
-                   for uid, card in registry), key=lambda c: (c["game"], c["label"]))
+    """Every card of the box as the page lists it (uid, label, game), by game and name.
+    Copies of one card (seven CNOTs) are one button: the first tag, as ``tap 1 CNOT``
+    typed in the terminal picks."""
+    seen: dict[tuple[str, str], dict[str, str]] = {}
+    for uid, card in registry:
+        seen.setdefault((card.game, card.label), {"uid": uid, "label": card.label,
+                                                  "game": card.game})
+    return sorted(seen.values(), key=lambda c: (c["game"], c["label"]))
 
 
 def start(sim: Any, address: str, events: queue.SimpleQueue) -> WebServer:

@@ -72,7 +72,8 @@ def entanglion_board(snap: Mapping[str, Any]) -> str:
     parts = (snap.get("components") or {}).get("planets") or {}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT + 70}" '
            f'role="img" aria-label="The Entanglion board" class="board">']
-    out.append(_t(125, 40, "Centarious / Superious", "galaxy", 14))
+    out.append(_t(AT[board.ZERO][0], 70, "Centarious", "galaxy", 13))
+    out.append(_t(AT[board.PLUS][0], 70, "Superious", "galaxy", 13))
     out.append(_t(_RING_CENTRE[0], 22, "Entanglion", "galaxy", 14))
     # CNOT entry (grey): the Centarious ship's CNOT with the other ship in Superious.
     for (centre, sup), bell in board.CNOT_ENTRY.items():

@@ -53,7 +53,9 @@ def test_the_page_and_its_assets_are_served_with_a_strict_policy(rig):
     for asset in ("/app.js", "/style.css"):
         assert rig.request("GET", asset)[0] == 200
     config = json.loads(rig.request("GET", "/config")[2])
-    assert config["box"] and config["may_play"] and len(config["cards"]) > 100
+    assert config["box"] and config["may_play"]
+    labels = {(c["game"], c["label"]) for c in config["cards"]}
+    assert ("entanglion", "CNOT") in labels and len(labels) == len(config["cards"]) > 40
 
 
 @pytest.mark.parametrize("path", ["/../pyproject.toml", "/assets/app.js", "/%2e%2e/etc/passwd",
