@@ -8,7 +8,7 @@ box the same way; only the adapters behind it differ.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from PIL import Image
 
@@ -38,6 +38,10 @@ class Box:
         self._led_model: dict[str, Any] = {}
         self._screen: dict[str, Any] | None = None
         self._drawn: dict[str, Any] | None = None  # the screen model last rendered
+        self._image: Image.Image = BLANK  # ... and its image
+        # Called with (box, OLED image) after every refresh, on this thread (the web
+        # page's snapshot publisher); each must be quick and must not raise.
+        self.observers: list[Callable[[Box, Image.Image], None]] = []
         self.refresh()
 
     def handle(self, event: Event) -> None:
@@ -57,12 +61,15 @@ class Box:
         self._screen = screen
         if screen != self._drawn:  # a tick that changed only the LEDs draws nothing
             self._drawn = screen
-            self.display.show(oled.render(screen))
+            self._image = oled.render(screen)
+            self.display.show(self._image)
         if self.private_displays:
             private = self.session.private_screens()
             for seat, display in self.private_displays.items():
                 model = private.get(seat)
                 display.show(oled.render(model) if model is not None else BLANK)
+        for observe in self.observers:
+            observe(self, self._image)
 
     def tick_interval(self) -> float | None:
         """Seconds until the next Tick is due (None: nothing moves, sleep)."""

@@ -201,6 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dice", choices=("auto", "manual"), default="auto")
     p.add_argument("--start-space", type=int, choices=(1, 2, 4), default=1)
     p.add_argument("--no-colour", action="store_true", help="letters instead of colours")
+    p.add_argument("--web", metavar="[HOST:]PORT",
+                   help="also serve the box as a web page (host 127.0.0.1 by default)")
     p.set_defaults(func=_sim)
     p = sub.add_parser("games", help="list the games in the journal, or export one")
     p.add_argument("action", nargs="?", choices=("list", "export"), default="list")

@@ -332,6 +332,24 @@ def interactive(sim: Sim, colour: bool) -> int:
                 input("(enter) ")
 
 
+def _web(sim: Sim, args: Any) -> int:
+    import queue
+
+    from .web import shell
+
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    try:
+        server = shell.start(sim, args.web, events)
+    except (ValueError, OSError) as exc:
+        print(f"companion sim: --web: {exc}", file=sys.stderr)
+        return EXIT_SCRIPT
+    print(f"companion sim: the box is on {server.url}", file=sys.stderr, flush=True)
+    try:
+        return shell.serve(sim, events, sys.stdin, sys.stdout, render=sys.stdout.isatty())
+    finally:
+        server.stop()
+
+
 def main(args: Any) -> int:
     config = SessionConfig(deck=args.deck, dice=args.dice, start_space=args.start_space)
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
@@ -345,6 +363,8 @@ def main(args: Any) -> int:
         print(f"companion sim: {exc}", file=sys.stderr)
         return EXIT_SCRIPT
     try:
+        if getattr(args, "web", None):
+            return _web(sim, args)
         if args.script:
             if args.script == "-":
                 return run_script(sim, sys.stdin, "<stdin>", sys.stdout)

@@ -1,0 +1,229 @@
+// The table's screen: renders each snapshot the box pushes (server-sent events).
+// Text goes in with textContent only; the one SVG (the board) is drawn by the box.
+"use strict";
+const $ = (id) => document.getElementById(id);
+let config = null;
+let last = null;
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function fact(name, value, cls) {
+  const d = el("div", null, "fact" + (cls ? " " + cls : ""));
+  d.append(el("b", name), el("span", value));
+  return d;
+}
+
+function csrf() {
+  const m = document.cookie.match(/(?:^|; )companion_csrf=([^;]*)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+async function post(path, body) {
+  const r = await fetch(path, {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-Companion-CSRF": csrf()},
+    body: JSON.stringify(body)});
+  if (!r.ok) {
+    let why = r.statusText;
+    try { why = (await r.json()).error || why; } catch (e) { /* keep the status text */ }
+    $("error").textContent = why;
+    return false;
+  }
+  $("error").textContent = "";
+  return true;
+}
+
+function addButton(parent, label, body, title) {
+  const b = el("button", label);
+  b.type = "button";
+  if (title) b.title = title;
+  b.dataset.input = JSON.stringify(body);
+  b.addEventListener("click", () => post("/input", body));
+  parent.append(b);
+  return b;
+}
+
+function setupControls() {
+  const buttons = $("buttons");
+  buttons.textContent = "";
+  for (const name of config.buttons) addButton(buttons, name, {kind: "press", button: name});
+  addButton(buttons, "Hold BACK (undo)", {kind: "hold", button: "BACK"});
+  addButton(buttons, "Hold EXCHANGE", {kind: "hold", button: "EXCHANGE"});
+  addButton(buttons, "Let go EXCHANGE", {kind: "release", button: "EXCHANGE"});
+  if (config.box) {
+    const pad = $("pad");
+    pad.textContent = "";
+    for (const p of config.pads) { const o = el("option", p); o.value = p; pad.append(o); }
+    $("cards").hidden = false;
+  }
+}
+
+function showCards(game) {
+  const list = $("cardlist");
+  const want = game || "";
+  if (list.dataset.game === want) return;
+  list.dataset.game = want;
+  list.textContent = "";
+  for (const c of config.cards) {
+    if (game && c.game !== game) continue;
+    const b = el("button", c.label);
+    b.type = "button";
+    b.dataset.uid = c.uid;
+    b.addEventListener("click", () => post("/input",
+      {kind: "tap", pad: Number($("pad").value), uid: c.uid}));
+    list.append(b);
+  }
+}
+
+function renderPrompt(s) {
+  const m = s.menu;
+  $("prompt").hidden = !m;
+  if (!m) return;
+  $("prompt-title").textContent = m.title;
+  $("prompt-text").textContent = m.text.join(" ");
+  const ol = $("prompt-items");
+  ol.textContent = "";
+  const cursor = s.screen && s.screen.screen === "menu" ? s.screen.cursor : -1;
+  m.items.forEach((item, i) => ol.append(el("li", item, i === cursor ? "cursor" : "")));
+}
+
+const SHIP = {mercurial: "Mercurial", rubicon: "Rubicon"};
+const pretty = (n) => String(n).replace(/_/g, " ").toLowerCase().replace(/\b\w/g, (c) => c.toUpperCase());
+
+function renderEntanglion(s, root) {
+  const holder = el("div", null, "board-holder");
+  // The board is SVG drawn by the box from its own data (every text in it escaped).
+  holder.innerHTML = s.board_svg || "";
+  root.append(holder);
+  const facts = el("div", null, "facts");
+  const turn = s.turn.player ? SHIP[s.turn.player] : "—";
+  facts.append(
+    fact("Status", s.status),
+    fact("Turn " + s.turn.number, turn, s.turn.player || ""),
+    fact("Detection", `space ${s.detection.space} (value ${s.detection.value})`),
+    fact("Engine control", `${s.engine_control.count}/${s.engine_control.of}`),
+    fact("Engine stack", `${s.decks.engine} cards`),
+    fact("Event deck", `${s.decks.events} cards`));
+  for (const ship of ["mercurial", "rubicon"]) {
+    const aboard = s.components[ship].map(pretty).join(", ") || "none";
+    facts.append(fact(SHIP[ship] + " carries", aboard, ship));
+    if (s.hands) facts.append(fact(SHIP[ship] + "'s hand", s.hands[ship].join(" ") || "empty", ship));
+    if (s.events[ship].length) facts.append(fact(SHIP[ship] + "'s events",
+      s.events[ship].map(pretty).join(", "), ship));
+  }
+  root.append(facts);
+  const q = el("div", null, "quantum");
+  q.append(el("h2", "Behind the board: two qubits"),
+    el("p", "The ships are in the state " + s.quantum.state + "."));
+  if (s.quantum.last_gate) q.append(el("p", "Last gate: " + s.quantum.last_gate));
+  if (s.quantum.last_move) q.append(el("p", "It did: " + s.quantum.last_move));
+  root.append(q);
+}
+
+function renderQno(s, root) {
+  const facts = el("div", null, "facts");
+  facts.append(
+    fact("Status", s.status + (s.winners.length ? " (P" + s.winners.join(", P") + ")" : "")),
+    fact("Turn " + s.turn.number, "Player " + s.turn.player),
+    fact("Direction", s.turn.direction > 0 ? "clockwise" : "anticlockwise"),
+    fact("Top state", "|" + s.top.state + "⟩"),
+    fact("Value to match", s.top.value === null ? "any" : s.top.value),
+    fact("Cards in hand", s.counts.map((n, i) => `P${i + 1}: ${n}`).join("  ")));
+  root.append(facts, el("h2", "The circuit so far"), el("pre", s.circuit));
+  const a = el("a", "Download the circuit (OpenQASM 2)");
+  a.href = "/qno.qasm";
+  a.setAttribute("download", "qno-game.qasm");
+  root.append(a);
+}
+
+function renderQlanet(s, root) {
+  const facts = el("div", null, "facts");
+  facts.append(
+    fact("Status", s.status + (s.winners.length ? " (camp " + s.winners.join(" and ") + ")" : "")),
+    fact("Move " + s.turn.number, s.turn.player === null ? "—" : "Camp " + s.turn.player),
+    fact("Costs", `camp 0: ${s.costs[0]}  camp 1: ${s.costs[1]}`),
+    fact("Cards in hand", `camp 0: ${s.hand_sizes[0]}  camp 1: ${s.hand_sizes[1]}`),
+    fact("Deck", `${s.deck_size} cards`));
+  root.append(facts, grid("The board", s.planets));
+  if (s.reveal) root.append(grid("Revealed", s.reveal.planets));
+}
+
+function grid(title, planets) {
+  const wrap = el("div");
+  const g = el("div", null, "qlanet-grid");
+  for (const p of planets) {
+    const d = el("div", p.shown === "entangled" ? "⟷ " + p.entangled_with : p.shown);
+    d.dataset.planet = p.planet;
+    d.append(el("small", "planet " + p.planet + (p.bell ? " " + p.bell : "")));
+    g.append(d);
+  }
+  wrap.append(el("h2", title), g);
+  return wrap;
+}
+
+const GAMES = {entanglion: renderEntanglion, qno: renderQno, qlanet: renderQlanet};
+const TITLES = {entanglion: "Entanglion", qno: "QNO", qlanet: "QLANET"};
+
+function list(id, box, items) {
+  $(box).hidden = !items || !items.length;
+  const ol = $(id);
+  ol.textContent = "";
+  for (const item of items || []) ol.append(el("li", typeof item === "string" ? item :
+    `${item.move}: ${Math.round(item.chance * 100)}%`));
+}
+
+function render(s) {
+  last = s;
+  document.body.dataset.game = s.game || "";
+  document.body.dataset.mode = s.mode;
+  $("title").textContent = s.game ? `${TITLES[s.game]} · game #${s.game_id}` : "companion";
+  if (config && config.box) {
+    $("oled").hidden = !s.oled;
+    if (s.oled) $("oled").src = "data:image/png;base64," + s.oled;
+    showCards(s.game);
+  }
+  renderPrompt(s);
+  const root = $("game");
+  root.textContent = "";
+  if (s.peeking) root.append(el("p", "A camp is peeking at its secret on the box."));
+  if (s.game) GAMES[s.game](s, root);
+  else root.append(el("p", s.mode === "setup" ? "Setting up a game…" : "No game in play."));
+  root.hidden = false;
+  list("odds-list", "odds", s.odds);
+  list("story-list", "story", s.story);
+  list("log", "log-box", s.log);
+  const log = $("log");
+  log.scrollTop = log.scrollHeight;
+}
+
+function connect() {
+  const source = new EventSource("/events");
+  source.onopen = () => { $("link").textContent = "live"; $("link").className = "link up"; };
+  source.onmessage = (e) => render(JSON.parse(e.data));
+  source.onerror = () => {
+    $("link").textContent = "reconnecting…";
+    $("link").className = "link down";
+    // The browser retries by itself; if it gave up (the box refused), start over.
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+  };
+}
+
+async function start() {
+  const r = await fetch("/config", {credentials: "same-origin"});
+  config = await r.json();
+  $("box").hidden = !(config.box || config.may_play);
+  if (config.box || config.may_play) setupControls();
+  $("oled").hidden = !config.box;
+  $("pair").hidden = !(config.control && !config.may_play);
+  $("pairform").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (await post("/pair", {pin: $("pin").value.trim()})) location.reload();
+  });
+  connect();
+}
+
+start().catch(() => setTimeout(() => location.reload(), 2000));

@@ -1,0 +1,61 @@
+"""Hands the latest snapshot from the game thread to the web server's thread.
+
+The game thread calls :meth:`Publisher.publish` after every refresh: it builds the
+snapshot, encodes it once and swaps it in under a lock (no I/O, no waiting on any
+client). Only the newest snapshot is kept: a page that falls behind skips straight to
+the present, so memory does not grow with slow readers. ``listen`` registers a
+thread-safe "something changed" callback (the server's event loop wake-up).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from typing import Any, Callable
+
+from PIL import Image
+
+from . import snapshot
+
+log = logging.getLogger(__name__)
+
+
+class Publisher:
+    def __init__(self, show_box: bool = False):
+        self.show_box = show_box  # send the OLED image too (the sim's box in a browser)
+        self._lock = threading.Lock()
+        self._data = b"{}"
+        self._version = 0
+        self._listeners: list[Callable[[], None]] = []
+
+    def publish(self, box: Any, image: Image.Image | None = None) -> None:
+        """Called on the game thread (a :class:`~companion.box.Box` observer). A
+        failure here is logged, never raised: the page must not cost the game."""
+        try:
+            snap = snapshot.build(box.session, image if self.show_box else None)
+            data = json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()
+        except Exception:  # noqa: BLE001
+            log.exception("building the web snapshot failed; the page keeps the last one")
+            return
+        with self._lock:
+            if data == self._data:
+                return
+            self._data = data
+            self._version += 1
+            listeners = list(self._listeners)
+        for wake in listeners:
+            wake()
+
+    def latest(self) -> tuple[int, bytes]:
+        with self._lock:
+            return self._version, self._data
+
+    def listen(self, wake: Callable[[], None]) -> None:
+        with self._lock:
+            self._listeners.append(wake)
+
+    def unlisten(self, wake: Callable[[], None]) -> None:
+        with self._lock:
+            if wake in self._listeners:
+                self._listeners.remove(wake)

