@@ -11,7 +11,7 @@ from PIL import Image
 
 import browser
 from companion.web import snapshot
-from helpers import Rig
+from web_rig import Rig
 
 
 @pytest.fixture
