@@ -23,7 +23,7 @@
 The rule: a planet shows a state when it is the same in every world the
 viewer cannot rule out, an entangled pair when the pair's joint state is the same in
 every such world, else "?". A planet in an entangled group of three or more planets
-therefore shows "?" even when its group is known (the spec names singles and pairs
+therefore shows "?" even when its group is known (the rules name singles and pairs
 only); ``report`` prints the true stabilizers for debugging. The answer is a pure
 function of the viewer's knowledge list, which is built from public events plus that
 viewer's own secrets, so the spectator view never depends on a hidden outcome.

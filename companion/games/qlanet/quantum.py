@@ -20,7 +20,7 @@ of generators they can name plus the subgroup K whose signs they know: K is span
 by the rows without the UNKNOWN bit, G by all rows, and fewer than 9 rows mean some
 directions are not known at all (the hidden centre). The worlds the viewer cannot
 rule out are exactly the states stabilised by K whose group lies in +-G; they differ
-only by Pauli frames, as the spec's engineering note suggests. The board's true state
+only by Pauli frames (docs/rules/qlanet.md#who-sees-what). The board's true state
 is the same list with 9 rows, all known. Updates never look at the truth, so a
 viewer's list is a function of what that viewer saw.
 """
