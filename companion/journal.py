@@ -766,13 +766,17 @@ def finish_salvage(path: str | os.PathLike[str]) -> SalvageReport | None:
     path = Path(path)
     tmp, new, report_file = (Path(f"{path}.salvage{s}") for s in ("-tmp", "-new", "-report"))
     _unlink(*(f"{tmp}{s}" for s in _SIDE))  # a half-built one: the damaged file is in place
-    if not new.exists():
-        _unlink(report_file)
-        return None
     try:
         report = SalvageReport.from_json(report_file.read_text())
     except (OSError, ValueError, KeyError, TypeError):
-        report = SalvageReport(f"{path.name}.damaged-?", 0, ["the salvage report was lost"], 1)
+        report = None
+    if not new.exists():
+        _unlink(report_file)
+        # Swapped in, but killed before the report was taken: it is still news.
+        return report if report is not None and (path.parent / report.kept_as).exists() \
+            else None
+    if report is None:
+        report = SalvageReport(f"{path.name}.damaged-0", 0, ["the salvage report was lost"], 1)
     kept = path.parent / report.kept_as
     for suffix in _SIDE:  # the damaged journal goes aside, then the new one takes its place
         if Path(f"{path}{suffix}").exists():
@@ -831,7 +835,7 @@ def _readable_games(path: Path, replays: Replays | None
                     entry + " WHERE game_id = ? ORDER BY seq", (game_id,)))
             except sqlite3.Error:
                 found.update(_one_by_one(db, entry, game_id))
-            rows = [found[seq] for seq in sorted(found)]
+            rows = [found[seq] for seq in sorted(k for k in found if type(k) is int)]
             entries = _prefix(rows)
             root = _root((row[0], row[1], row[6], row[7], row[8], row[9], row[2]))
             if chained:

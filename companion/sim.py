@@ -123,7 +123,8 @@ class Sim:
             kind = {"press": Press, "hold": Hold, "release": Release}[cmd]
             return kind(args[0].upper())
         if cmd == "tap":
-            if len(args) < 2 or not args[0].isdigit():
+            if len(args) < 2 or not (args[0].isascii() and args[0].isdigit()) or \
+                    len(args[0]) > 6:
                 raise ScriptError("tap needs a pad number and a card name or uid=HEX")
             return Tag(int(args[0]), self._uid(" ".join(args[1:])))
         raise ScriptError(f"{cmd!r} is not an input")
