@@ -15,10 +15,15 @@ def _scenario(args: argparse.Namespace) -> int:
     source = args.file
     try:
         if source == "-":
-            text = sys.stdin.read()
+            raw = sys.stdin.buffer.read()
         else:
-            with open(source, encoding="utf-8") as fh:
-                text = fh.read()
+            with open(source, "rb") as fh:
+                raw = fh.read()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            raise scenario.MalformedScenario(f"{source} line {line}: not UTF-8 text") from None
         data = scenario.load(text, source)
         status, result = scenario.run(data, source)
     except OSError as exc:
@@ -74,7 +79,8 @@ def _games(args: argparse.Namespace) -> int:
         print(f"companion games: no journal at {path} (no game played yet)", file=sys.stderr)
         return 2
     try:
-        with Journal(path) as journal:
+        # Read-only: it works beside a running box and never changes its journal.
+        with Journal(path, readonly=True) as journal:
             if args.action == "export":
                 return _export(journal, args.id, args.qasm)
             rows = journal.games()
@@ -83,7 +89,10 @@ def _games(args: argparse.Namespace) -> int:
         return 2
     print(f"{'id':>4}  {'date':16}  {'game':10}  {'result':9}  {'turns':>5}  inputs")
     for g in rows:
-        date = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
+        try:
+            date = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
+        except (ValueError, OverflowError, OSError, TypeError):  # a hand-edited value
+            date = "?"
         print(f"{g.id:>4}  {date:16}  {g.game:10}  {g.status:9}  {g.turns:>5}  {g.inputs}")
     return 0
 
@@ -97,7 +106,7 @@ def _export(journal, game_id: int | None, qasm: bool = False) -> int:
         print("companion games export: which game? (an id from 'companion games')",
               file=sys.stderr)
         return 2
-    record = journal.load(game_id)
+    record = journal.load(game_id)  # JournalError (no such game, damage): one line
     if qasm:
         if record.game != "qno":
             print(f"companion games export: game #{game_id} is {record.game}; only QNO "
@@ -116,6 +125,19 @@ def _export(journal, game_id: int | None, qasm: bool = False) -> int:
     json.dump(scenario_, sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0
+
+
+def _int64(what: str, low: int):
+    """An argparse type: a whole number that fits the journal's 64-bit integers."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}")
+        if not low <= value < 2 ** 63:
+            raise argparse.ArgumentTypeError(f"{what} must be from {low} to 2^63-1")
+        return value
+    return parse
 
 
 def _cards(args: argparse.Namespace) -> int:
@@ -196,7 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--state-dir", metavar="DIR",
                    help="where the journal lives (default: ~/.local/share/companion)")
     p.add_argument("--registry", metavar="FILE", help="tag registry (default: one tag per card)")
-    p.add_argument("--seed", type=int, help="seed every new game with this number")
+    p.add_argument("--seed", type=_int64("--seed", 0),
+                   help="seed every new game with this number")
     p.add_argument("--deck", choices=("virtual", "physical"), default="virtual")
     p.add_argument("--dice", choices=("auto", "manual"), default="auto")
     p.add_argument("--start-space", type=int, choices=(1, 2, 4), default=1)
@@ -206,7 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_sim)
     p = sub.add_parser("games", help="list the games in the journal, or export one")
     p.add_argument("action", nargs="?", choices=("list", "export"), default="list")
-    p.add_argument("id", nargs="?", type=int, help="game id (for export)")
+    p.add_argument("id", nargs="?", type=_int64("the game id", 1),
+                   help="game id (for export)")
     p.add_argument("--qasm", action="store_true",
                    help="export a QNO game's circuit as OpenQASM 2 instead of a scenario")
     p.add_argument("--state-dir", metavar="DIR",

@@ -34,6 +34,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from . import parsing
+
 if TYPE_CHECKING:
     from .session import SessionConfig
 
@@ -262,8 +264,11 @@ def _parse(text: str, name: str, environ: Mapping[str, str]) -> Config:
         if m := _TOML_AT_END.fullmatch(message):
             raise ConfigError(f"{name}: TOML syntax: {m[1]} at the end of the file") from None
         raise ConfigError(f"{name}: TOML syntax: {message}") from None
-    except RecursionError:
-        raise ConfigError(f"{name}: TOML syntax: values nested too deeply") from None
+    except (RecursionError, ValueError) as exc:  # too deep, or a number too long
+        problem = parsing.problem(exc, text) or str(exc)
+        line = problem.split(":", 1)[0].removeprefix("line ")
+        raise ConfigError(f"{name} {problem}" if line.isdigit() else f"{name}: {problem}",
+                          line=int(line) if line.isdigit() else None) from None
 
     rd = _Reader(name, text, data)
     config = Config(

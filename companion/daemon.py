@@ -56,6 +56,7 @@ def request_power_off(environ: Any = os.environ) -> None:
     if not runtime:
         raise OSError("not running as the companion service (no RUNTIME_DIRECTORY)")
     Path(runtime, POWER_OFF_FILE).write_text("requested from the menu\n")
+CHECKPOINT_IDLE = 3.0  # seconds without input before the journal's WAL is checkpointed
 
 
 @dataclass
@@ -68,6 +69,7 @@ class Devices:
     buzzer: Any = None  # a hardware.buzzer.Buzzer
     link: Any = None  # the co-processor link, when there is one
     private: dict[int, Display] = field(default_factory=dict)  # QLANET camps' own OLEDs
+    lock: Any = None  # the state directory's one-writer lock, released last
 
 
 class Daemon:
@@ -92,6 +94,7 @@ class Daemon:
         self.links: dict[str, str] = {}  # reader link (port path) -> its last state
         self._tick_at: float | None = None
         self._ping_at: float | None = None
+        self._checkpoint_at: float | None = None
         self._status = ""
 
     # ------------------------------------------------------------------ loop
@@ -114,8 +117,9 @@ class Daemon:
     def timeout(self) -> float:
         """Seconds the loop may sleep: until the earliest thing that is due."""
         retries = [d.retry_at for d in self._displays()]
-        due = [t for t in (self._tick_at, self._ping_at, self.classifier.deadline(),
-                           self._dim_at(), *retries) if t is not None]
+        due = [t for t in (self._tick_at, self._ping_at, self._checkpoint_at,
+                           self.classifier.deadline(), self._dim_at(), *retries)
+               if t is not None]
         if not due:
             return IDLE_WAKE
         return max(0.0, min(min(due) - self.clock(), IDLE_WAKE))
@@ -149,6 +153,7 @@ class Daemon:
             interval = self.notifier.watchdog_interval
             self._ping_at = now + interval if interval else None
         self._schedule_tick(now)
+        self._idle_checkpoint(now)
         self._update_status()
 
     def _displays(self) -> list[Display]:
@@ -165,6 +170,13 @@ class Daemon:
         self._input_at = self.clock()
         for display in self._displays():
             display.dim(False)
+
+    def _idle_checkpoint(self, now: float) -> None:
+        """A few seconds after the last input, fold the WAL into the journal file: what a
+        damaged WAL frame can cost is then bounded by one burst of play."""
+        if self._checkpoint_at is not None and now >= self._checkpoint_at:
+            self._checkpoint_at = None
+            self.box.session.journal.checkpoint()
 
     def dispatch(self, event: Any) -> None:
         if isinstance(event, Edge):
@@ -187,6 +199,7 @@ class Daemon:
             log.exception("input %r failed; reloading the game from the journal", event)
             self.recover()
         self._tick_at = None  # re-planned from the new state below
+        self._checkpoint_at = self.clock() + CHECKPOINT_IDLE
         if self.box.session.request == "power_off":
             self.power_off()
 
@@ -375,15 +388,25 @@ def open_for(command: str, config_path: str | None,
     """Config and devices for a hands-on command, or its exit status with the reason
     printed: 2 for a bad config file, 1 when the hardware cannot be opened."""
     from . import config as configuration
+    from . import statelock
     from .hardware.leds import LedMapError
 
+    lock = None
     try:
         config = configuration.load(config_path)
-        return config, open_devices(config, events.put)
-    except (configuration.ConfigError, LedMapError) as exc:
+        if command in ("run", "enroll"):  # they write the state directory: one at a time
+            lock = statelock.acquire(config.paths.state_dir, command)
+        devices = open_devices(config, events.put)
+        devices.lock = lock
+        return config, devices
+    except (configuration.ConfigError, LedMapError, statelock.Locked) as exc:
+        if lock is not None:
+            lock.release()
         print(f"companion {command}: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:  # noqa: BLE001 - one line; doctor has the details
+        if lock is not None:
+            lock.release()
         print(f"companion {command}: cannot open the hardware: {type(exc).__name__}: {exc} "
               "(is the service running? sudo systemctl stop companion; then companion "
               "doctor)", file=sys.stderr)
@@ -396,6 +419,8 @@ def close_devices(devices: Devices) -> None:
     _quietly(devices.display.close)
     for close in reversed(devices.closers):
         _quietly(close)
+    if devices.lock is not None:
+        devices.lock.release()
 
 
 def main(config_path: str | None) -> int:
@@ -403,7 +428,8 @@ def main(config_path: str | None) -> int:
     journal cannot be opened (2 if it is not a companion journal this version can
     use); a damaged journal is salvaged. A broken tag file only disables tapping."""
     from . import config as configuration
-    from .journal import Journal, JournalError, salvage
+    from . import recovery
+    from .journal import JournalError
     from .registry import Registry, RegistryError
 
     _log_to_stderr()
@@ -433,34 +459,23 @@ def main(config_path: str | None) -> int:
                      config.paths.registry_path)
         registry = Registry()
     # A damaged journal (a worn SD card, a torn write) must neither stop the evening
-    # nor lose a game quietly: it is kept aside, what still reads back consistently
-    # goes into a new journal, and the log and the OLED say so. A journal that is
-    # sound but not ours to change (a newer schema, another program's database) stops
-    # the box with exit 2, like a bad config; a system problem (permissions, a full
-    # or failing disk) with exit 1.
-    status = 1
+    # nor lose a game quietly: recovery salvages it, and the log and the OLED say
+    # what was kept and lost. A journal that is sound but not ours to change (a newer
+    # schema, another program's database) stops the box with exit 2, like a bad
+    # config; a system problem (permissions, a full or failing disk) with exit 1.
     try:
         # 0700: games and tags are the service user's only, even where no systemd
         # StateDirectoryMode= made the folder first (an existing one is left as it is).
         state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        try:
-            journal = Journal(state_dir / "journal.db")
-        except JournalError as exc:
-            if not exc.damaged:
-                status = 2 if isinstance(exc.__cause__, JournalError) else 1
-                raise
-            log.error("%s", exc)
-            journal, account = salvage(state_dir / "journal.db", _replays)
-            log.error("%s", account)
-            alerts.append(("Journal repaired", "It was damaged: games",
-                           "that still read are kept.", "See the log."))
+        session = recovery.open_session(state_dir / "journal.db", registry,
+                                        configuration.session_config(config))
     except (OSError, JournalError) as exc:
+        status = 2 if isinstance(exc.__cause__, JournalError) else 1
         print(f"companion: journal: {exc}", file=sys.stderr)
         devices.display.pause(oled.render({"screen": "error",
                                            "text": "The journal cannot be opened (see the log)"}))
         close_devices(devices)
         return status
-    session = Session(journal, registry, configuration.session_config(config))
     for alert in alerts:
         session.alert(*alert)
     box = Box(session, devices.display, devices.leds, devices.buzzer,
@@ -470,21 +485,11 @@ def main(config_path: str | None) -> int:
     daemon = Daemon(box, events, classifier, notifier, devices.closers,
                     dim_after=config.oled.dim_after)
     started()
-    return daemon.run()
-
-
-def _replays(game: str, seed: int, options: dict[str, Any], setup: dict[str, Any] | None,
-             inputs: list[dict[str, Any]]) -> bool:
-    """Whether ``game``'s engine replays ``inputs`` (for salvaging a damaged journal).
-    Every game has a ``ui`` module with ``replay``, as the session uses it."""
-    import importlib
-
     try:
-        ui = importlib.import_module(f"companion.games.{game}.ui")
-        ui.replay(seed, options, setup, inputs)
-    except Exception:  # noqa: BLE001 - any failure means "not these inputs"
-        return False
-    return True
+        return daemon.run()
+    finally:
+        if devices.lock is not None:
+            devices.lock.release()  # after the journal is closed
 
 
 class _JournaldFormatter(logging.Formatter):

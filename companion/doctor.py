@@ -304,6 +304,7 @@ def _state(config: Any) -> Iterator[Finding]:
                       "run as the service user: sudo -u companion companion doctor")
     else:
         yield Finding(OK, f"state directory {state} is writable")
+    yield from _journal(state / "journal.db")
     registry = Path(config.paths.registry_path)
     if not registry.exists():
         yield Finding(WARN, f"no tag registry at {registry}: cards cannot be tapped yet",
@@ -315,6 +316,36 @@ def _state(config: Any) -> Iterator[Finding]:
         yield Finding(FAIL, str(exc), "fix the line named, or enrol again")
         return
     yield Finding(OK, f"tag registry {registry}: {len(tags)} tags")
+
+
+def _journal(path: Path) -> Iterator[Finding]:
+    """Open the journal read-only (beside a running box too) and check all of it: the
+    SQLite structure, every game against its checksum chain, and the mark."""
+    from .journal import Journal, JournalError
+
+    if not path.exists():
+        yield Finding(OK, f"no journal at {path} yet (no game played)")
+        return
+    fix = "start the box: it keeps the damaged file aside and salvages what reads"
+    try:
+        with Journal(path, readonly=True) as journal:
+            problems = [row[0] for row in journal._db.execute("PRAGMA integrity_check")]
+            if problems != ["ok"]:
+                yield Finding(FAIL, f"journal {path} is damaged: "
+                              + "; ".join(" ".join(p.split()) for p in problems[:3]), fix)
+                return
+            broken = journal.verify()
+            count = len(journal.games())
+    except JournalError as exc:
+        yield Finding(FAIL, str(exc), fix if exc.damaged else "see the message")
+        return
+    except Exception as exc:  # noqa: BLE001 - doctor reports, it never traces back
+        yield Finding(FAIL, f"journal {path} cannot be read: {type(exc).__name__}: {exc}", fix)
+        return
+    if broken:
+        yield Finding(FAIL, f"journal {path}: {len(broken)} game(s) damaged: {broken[0]}", fix)
+    else:
+        yield Finding(OK, f"journal {path}: {count} game(s), all intact")
 
 
 def main(config_path: str | None, system: System | None = None) -> int:

@@ -5,51 +5,94 @@ WAL mode with synchronous=FULL: a write method returns only once its transaction
 committed and synced, and a power cut leaves either all of a write or none of it.  Only
 inputs are stored, never state: a game resumes by replaying them through the pure engine
 from its seed.  Undo is an entry too and nothing is deleted, so history stays auditable.
+
+SQLite checks its own structure but not what rows say, and a WAL frame that fails its
+checksum quietly ends the WAL there.  Two things catch what SQLite cannot (the design,
+and its limits, are in docs/journal.md):
+
+- a checksum chain: each entry carries a hash of itself and of the entry before it,
+  and each game row the hash of its last entry (``head``).  Loading a game recomputes
+  the chain, so a changed, missing or extra entry (a flipped bit, an index that skips
+  rows) is damage, never a quietly different game;
+- a mark outside the database (``journal.db.mark``): the write counter, the last
+  entry and its chain hash, rewritten after each commit without an fsync of its own.
+  A journal that opens holding less than the mark says was committed has lost writes
+  (a WAL cut short), and :attr:`Journal.loss` says how many.  The mark also records
+  whether the journal was closed cleanly (if not, open runs a full integrity check)
+  and how many notices of the last input the table has read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 2
 STATUSES = ("playing", "won", "lost", "abandoned")
 
 # `inputs` caches the effective input count so games() needs no replay.  `activity` is a
 # write counter: a Pi has no real-time clock and can boot with the time set back, so
-# "most recently updated" must not depend on the wall clock.
+# "most recently updated" must not depend on the wall clock.  `head` and `chain` are the
+# checksum chain (see the module docstring).
 _SCHEMA = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY, game TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
     finished REAL, status TEXT NOT NULL CHECK (status IN ('playing','won','lost','abandoned')),
     seed INTEGER NOT NULL, options TEXT NOT NULL, setup TEXT, meta TEXT,
     turns INTEGER NOT NULL CHECK (turns >= 0), reason TEXT,
-    inputs INTEGER NOT NULL DEFAULT 0 CHECK (inputs >= 0), activity INTEGER NOT NULL);
+    inputs INTEGER NOT NULL DEFAULT 0 CHECK (inputs >= 0), activity INTEGER NOT NULL,
+    head INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE entries (
     game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL CHECK (seq >= 1),
     kind TEXT NOT NULL CHECK (kind IN ('input','undo')), action TEXT, at REAL NOT NULL,
+    chain INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seq), CHECK ((kind = 'input') = (action IS NOT NULL)));
 CREATE INDEX games_status ON games(status, activity);
 """
 _SUMMARY = "id, game, created, updated, finished, status, turns, reason, inputs"
 _NEXT_ACTIVITY = "(SELECT coalesce(max(activity), 0) + 1 FROM games)"
+_ROOT = "id, game, seed, options, setup, meta, created"  # what a game's chain starts from
+
+# SQLite result codes that are the system's trouble, not broken content: salvage must
+# not touch the file for these (permissions, a full or failing disk, another writer).
+_SYSTEM_CODES = {3, 5, 6, 7, 8, 10, 13, 14, 23}  # PERM BUSY LOCKED NOMEM READONLY IOERR FULL CANTOPEN AUTH
+_SHORT_READ = 522  # SQLITE_IOERR_SHORT_READ: the file is shorter than it says
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether a failure reading the journal means its content is broken."""
+    if isinstance(exc, JournalError):
+        return exc.damaged
+    if isinstance(exc, (ValueError, TypeError, KeyError, IndexError, OverflowError)):
+        return True  # JSON or UTF-8 that does not decode, a row of the wrong shape
+    if isinstance(exc, sqlite3.DatabaseError):
+        code = getattr(exc, "sqlite_errorcode", None)
+        # A text column that is not UTF-8 comes back as an OperationalError with no code.
+        return code is None or code == _SHORT_READ or (code & 0xFF) not in _SYSTEM_CODES
+    return False
 
 
 class JournalError(Exception):
     """The journal cannot do what was asked; the message names the file and the problem.
 
     ``damaged`` is True when the file's content is broken (not a database, malformed
-    pages, a failed integrity check): :func:`salvage` can then keep what is readable.
-    It is False for problems a salvage cannot fix or must not touch (permissions, a
-    full disk, a newer schema, another program's database).
+    pages, a failed integrity check, rows that do not decode or do not match their
+    checksums): :func:`salvage` can then keep what is readable.  It is False for
+    problems a salvage cannot fix or must not touch (permissions, a full disk, a newer
+    schema, another program's database).
     """
 
     def __init__(self, message: str, damaged: bool = False):
@@ -87,6 +130,66 @@ class GameRecord(GameSummary):
     entries: list[Entry]
 
 
+@dataclass(frozen=True)
+class Mark:
+    """What the journal last committed, kept outside it (see the module docstring)."""
+
+    activity: int  # the write counter after the last write
+    game: int  # the game of the last write (0: none yet)
+    seq: int  # that game's last entry (0: none)
+    head: int  # that game's chain hash after it
+    read: int  # notices of that entry the table has read
+    clean: bool  # the journal was closed, not cut off
+
+    _TAG = "companion-mark 1"
+    SIZE = 128  # one fixed-size record rewritten in place: never a partly new file
+
+    def encode(self) -> bytes:
+        body = (f"{self._TAG} {self.activity} {self.game} {self.seq} {self.head} "
+                f"{self.read} {int(self.clean)}")
+        line = f"{body} {zlib.crc32(body.encode()):08x}\n".encode()
+        return line.ljust(self.SIZE, b" ")
+
+    @classmethod
+    def decode(cls, data: bytes) -> Mark | None:
+        """The mark in ``data``, or None if it is missing or garbled (then nothing is
+        compared: a lost mark can hide a loss, never invent one)."""
+        try:
+            body, crc = data.decode("ascii").strip().rsplit(" ", 1)
+            if not body.startswith(cls._TAG + " ") or int(crc, 16) != zlib.crc32(body.encode()):
+                return None
+            activity, game, seq, head, read, clean = map(int, body[len(cls._TAG):].split())
+        except (UnicodeDecodeError, ValueError):
+            return None
+        return cls(activity, game, seq, head, read, bool(clean))
+
+
+@dataclass(frozen=True)
+class Loss:
+    """Writes the mark says were committed that the journal no longer holds."""
+
+    writes: int  # how many writes (inputs, undos, new or ended games) are missing
+    game: int  # the game the last of them belonged to
+    inputs: int  # of that game's entries, how many are gone (all of them if game_lost)
+    game_lost: bool  # that game is not in the journal at all
+
+
+def _hash(previous: int, text: str) -> int:
+    digest = hashlib.blake2b(previous.to_bytes(8, "big", signed=True) + text.encode(),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)  # fits SQLite's 64-bit integer
+
+
+def _root(row: tuple) -> int:
+    """The start of a game's chain: everything replay needs that is not an entry."""
+    gid, game, seed, options, setup, meta, created = row
+    return _hash(0, f"{gid}|{game}|{seed}|{options}|{setup}|{meta}|{created!r}")
+
+
+def _link(previous: int, seq: int, kind: str, action: str | None, at: float) -> int:
+    return _hash(previous, f"{seq}|{kind}|{action}|{at!r}")
+
+
 def _dump(value: Any, what: str) -> str:
     """Canonical JSON.  Refuses what would not come back equal (a tuple, an int key, NaN),
     because replay feeds the engine what json.loads returns and must not diverge."""
@@ -97,25 +200,93 @@ def _dump(value: Any, what: str) -> str:
 
 
 class Journal:
-    """One open journal file; thread-safe (GPIO callbacks run on their own threads)."""
+    """One open journal file; thread-safe (GPIO callbacks run on their own threads).
 
-    def __init__(self, path: str | os.PathLike[str], now: Callable[[], float] = time.time):
+    ``readonly`` opens it for looking only (``companion games`` beside a running box,
+    ``doctor``): nothing is created, migrated or marked.  After opening, ``check`` is
+    the SQLite check that ran ("integrity_check" after an unclean shutdown, else
+    "quick_check") and ``loss`` what the mark says is missing (None: nothing).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], now: Callable[[], float] = time.time,
+                 readonly: bool = False):
         self.path = Path(path)
+        self.mark_path = Path(f"{self.path}.mark")
         self._now = now
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self._mark_fd: int | None = None
+        self.readonly = readonly
+        self.check = "quick_check"
+        self.loss: Loss | None = None
+        self.mark: Mark | None = None  # as found at open, before this run rewrote it
+        self._read: tuple[int, int, int] = (0, 0, 0)  # (game, seq, notices read)
+        self._dirty = False  # written since the last checkpoint
         try:
             self._db = self._open()
-        except (OSError, sqlite3.Error, JournalError) as exc:  # _open's: the problem only
-            # Broken content (SQLITE_CORRUPT, SQLITE_NOTADB) is a DatabaseError that is
-            # not an OperationalError (those are: cannot open, read-only, I/O error).
-            damaged = (isinstance(exc, sqlite3.DatabaseError)
-                       and not isinstance(exc, sqlite3.OperationalError)) or \
-                getattr(exc, "damaged", False)
+        except (OSError, sqlite3.Error, JournalError, ValueError, TypeError) as exc:
+            self._close_mark()
             raise JournalError(f"journal {self.path} is not readable: {exc}",
-                               damaged) from exc
+                               is_damage(exc) and not isinstance(exc, OSError)) from exc
 
     def _open(self) -> sqlite3.Connection:
+        if self.readonly:
+            if not self.path.is_file():
+                raise JournalError("no such file")
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                 check_same_thread=False, timeout=5)
+        else:
+            db = self._connect()
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]  # garbage fails here
+            if version > SCHEMA_VERSION:
+                raise JournalError(f"schema version {version} is newer than the "
+                                   f"{SCHEMA_VERSION} this program knows; upgrade companion")
+            if self.readonly:
+                if version < SCHEMA_VERSION and db.execute(
+                        "SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    raise JournalError("an older journal: start the box once to upgrade it")
+                self.mark = self._read_mark()
+                return db
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode != "wal":
+                raise JournalError(f"cannot use WAL mode (got {mode!r})")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self.mark = self._read_mark()
+            wal = Path(f"{self.path}-wal")
+            # Closing checkpoints the WAL away and marks the journal clean; a WAL with
+            # frames in it or an unclean mark means the last run was cut off.
+            unclean = self.mark is None or not self.mark.clean or \
+                (wal.exists() and wal.stat().st_size > 0)
+            self.check = "integrity_check" if unclean else "quick_check"
+            problems = [row[0] for row in db.execute(f"PRAGMA {self.check}")]
+            if problems != ["ok"]:
+                # SQLite's lines may hold newlines: the message stays one line.
+                raise JournalError("damaged: " + "; ".join(" ".join(p.split())
+                                                           for p in problems[:3]), True)
+            db.execute("BEGIN IMMEDIATE")
+            if version == 0:  # new (or foreign) file
+                if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    raise JournalError("a SQLite database, but not a companion journal")
+                for statement in filter(str.strip, _SCHEMA.split(";")):
+                    db.execute(statement)
+            elif version == 1:
+                _upgrade_from_1(db)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+            self.loss = self._compare(db, self.mark)
+            self._mark_fd = os.open(self.mark_path, os.O_RDWR | os.O_CREAT, 0o600)
+            mark = self.mark
+            if mark is not None and self.loss is None:
+                self._read = (mark.game, mark.seq, mark.read)
+            self._write_mark(db, clean=False)
+        except BaseException:
+            db.close()  # closing rolls back anything uncommitted
+            raise
+        return db
+
+    def _connect(self) -> sqlite3.Connection:
         if not self.path.parent.is_dir():
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             os.chmod(self.path.parent, 0o700)  # mkdir's mode is filtered by the umask
@@ -124,47 +295,125 @@ class Journal:
         os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
         if self.path.stat().st_mode & 0o777 != 0o600:
             os.chmod(self.path, 0o600)
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5)
+        return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                               timeout=5)
+
+    # ------------------------------------------------------------------ the mark
+
+    def _read_mark(self) -> Mark | None:
         try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]  # garbage fails here
-            if version > SCHEMA_VERSION:
-                raise JournalError(f"schema version {version} is newer than the "
-                                   f"{SCHEMA_VERSION} this program knows; upgrade companion")
-            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if mode != "wal":
-                raise JournalError(f"cannot use WAL mode (got {mode!r})")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            problems = [row[0] for row in db.execute("PRAGMA quick_check")]
-            if problems != ["ok"]:
-                # SQLite's lines may hold newlines: the message stays one line.
-                raise JournalError("damaged: " + "; ".join(" ".join(p.split())
-                                                           for p in problems[:3]), True)
-            db.execute("BEGIN IMMEDIATE")
-            if db.execute("PRAGMA user_version").fetchone()[0] == 0:  # new (or foreign) file
-                if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                    raise JournalError("a SQLite database, but not a companion journal")
-                for statement in filter(str.strip, _SCHEMA.split(";")):
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.close()  # closing rolls back anything uncommitted
-            raise
-        return db
+            return Mark.decode(self.mark_path.read_bytes())
+        except OSError:
+            return None
+
+    def _compare(self, db: sqlite3.Connection, mark: Mark | None) -> Loss | None:
+        """What the mark says was committed that the journal does not hold."""
+        if mark is None:
+            return None
+        activity = db.execute("SELECT coalesce(max(activity), 0) FROM games").fetchone()[0]
+        row = db.execute("SELECT head, (SELECT coalesce(max(seq), 0) FROM entries"
+                         " WHERE game_id = games.id) FROM games WHERE id = ?",
+                         (mark.game,)).fetchone()
+        if activity >= mark.activity:
+            if row is not None and activity == mark.activity and row[1] == mark.seq \
+                    and row[0] != mark.head:
+                raise JournalError(f"game #{mark.game} entry {mark.seq} is not the one "
+                                   "committed (its checksum differs)", True)
+            return None
+        if row is None:
+            return Loss(mark.activity - activity, mark.game, mark.seq, True)
+        return Loss(mark.activity - activity, mark.game, max(mark.seq - row[1], 0), False)
+
+    def _write_mark(self, db: sqlite3.Connection, clean: bool, game: int | None = None,
+                    sync: bool = False) -> None:
+        """Rewrite the mark from the database (``game``: the one just written).  No
+        fsync per input: a mark the kernel had not written back when power went is an
+        older mark, which can only hide a loss, never report one that did not happen."""
+        if self._mark_fd is None:
+            return
+        try:
+            activity = db.execute("SELECT coalesce(max(activity), 0) FROM games").fetchone()[0]
+            if game is None:  # at open: the game written last
+                last = db.execute("SELECT id FROM games ORDER BY activity DESC LIMIT 1"
+                                  ).fetchone()
+                game = last[0] if last is not None else 0
+            row = db.execute("SELECT head, (SELECT coalesce(max(seq), 0) FROM entries"
+                             " WHERE game_id = games.id) FROM games WHERE id = ?",
+                             (game,)).fetchone()
+            head, seq = row if row is not None else (0, 0)
+            read = self._read[2] if self._read[:2] == (game, seq) else 0
+            self._read = (game, seq, read)
+            os.pwrite(self._mark_fd, Mark(activity, game, seq, head, read, clean).encode(), 0)
+            if sync:
+                os.fsync(self._mark_fd)
+        except (OSError, sqlite3.Error) as exc:
+            # The mark only ever adds detection: failing to write it loses no game.
+            log.warning("journal mark %s not written: %s", self.mark_path, exc)
+
+    def read_mark(self) -> tuple[int, int, int]:
+        """(game, seq, notices read) of the last committed entry, as the mark has it."""
+        return self._read
+
+    def mark_read(self, game_id: int, seq: int, read: int) -> None:
+        """The table has read ``read`` notices of entry ``seq`` of ``game_id``.  Not
+        synced: losing it only shows a notice again after a restart, never hides one."""
+        with self._lock:
+            if self._db is None or self._mark_fd is None or self._read[:2] != (game_id, seq):
+                return
+            self._read = (game_id, seq, max(read, 0))
+            self._write_mark(self._db, clean=False, game=game_id)
+
+    def _close_mark(self) -> None:
+        if self._mark_fd is not None:
+            try:
+                os.close(self._mark_fd)
+            except OSError:
+                pass
+            self._mark_fd = None
+
+    # ------------------------------------------------------------------ lifetime
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database file and empty it, so a frame damaged later
+        can cost nothing that was already written; also syncs the mark.  Cheap when
+        nothing was written since the last one."""
+        with self._lock:
+            if self._db is None or self.readonly or not self._dirty:
+                return
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._dirty = False
+            except sqlite3.Error as exc:  # a reader in the way: the next one catches up
+                log.warning("journal checkpoint failed: %s", exc)
+            if self._mark_fd is not None:
+                try:
+                    os.fsync(self._mark_fd)
+                except OSError as exc:
+                    log.warning("journal mark %s not synced: %s", self.mark_path, exc)
 
     def close(self) -> None:
-        """Close the connection (which checkpoints the WAL).  Safe to call twice."""
+        """Close the connection (which checkpoints the WAL) and mark the journal clean.
+        Safe to call twice."""
         with self._lock:
             if self._db is not None:
-                self._db.close()
-                self._db = None
+                db, self._db = self._db, None
+                try:
+                    if not self.readonly:
+                        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                        self._write_mark(db, clean=True, sync=True)
+                except sqlite3.Error as exc:
+                    log.warning("journal %s: closing: %s", self.path, exc)
+                db.close()
+            self._close_mark()
 
     def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    def _commit(self, db: sqlite3.Connection) -> None:
+        db.execute("COMMIT")
 
     @contextmanager
     def _transaction(self, begin: str = "BEGIN IMMEDIATE") -> Iterator[sqlite3.Connection]:
@@ -176,13 +425,19 @@ class Journal:
                 db.execute(begin)
                 try:
                     yield db
-                    db.execute("COMMIT")
+                    self._commit(db)
                 except BaseException:
                     if db.in_transaction:
                         db.rollback()
                     raise
             except sqlite3.Error as exc:
-                raise JournalError(f"journal {self.path}: {exc}") from exc
+                raise JournalError(f"journal {self.path}: {exc}", is_damage(exc)) from exc
+            except (ValueError, TypeError) as exc:  # a row that does not decode
+                if begin != "BEGIN":
+                    raise
+                raise JournalError(f"journal {self.path}: {exc}", True) from exc
+
+    # ------------------------------------------------------------------ writes
 
     def new_game(self, game: str, seed: int, options: dict[str, Any],
                  setup: dict[str, Any] | None = None, meta: dict[str, Any] | None = None) -> int:
@@ -196,7 +451,11 @@ class Journal:
                 "INSERT INTO games (game, seed, options, setup, meta, created, updated, status,"
                 f" turns, activity) VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', 0, {_NEXT_ACTIVITY})",
                 (*values, at, at))
-            return int(cursor.lastrowid)  # type: ignore[arg-type]
+            gid = int(cursor.lastrowid)  # type: ignore[arg-type]
+            db.execute("UPDATE games SET head = ? WHERE id = ?",
+                       (_root((gid, *values, at)), gid))
+        self._written(gid)
+        return gid
 
     def record(self, game_id: int, action: dict[str, Any], *, turns: int, status: str,
                reason: str | None = None) -> int:
@@ -219,19 +478,54 @@ class Journal:
             raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
         if not isinstance(turns, int) or turns < 0:
             raise ValueError(f"turns must be a non-negative int, not {turns!r}")
-        with self._transaction() as db:
-            self._require_playing(db, game_id, reopen=kind == "undo")
-            at = float(self._now())
-            seq = db.execute("SELECT coalesce(max(seq), 0) + 1 FROM entries WHERE game_id = ?",
-                             (game_id,)).fetchone()[0]
-            db.execute("INSERT INTO entries (game_id, seq, kind, action, at)"
-                       " VALUES (?, ?, ?, ?, ?)", (game_id, seq, kind, action, at))
-            db.execute(
-                "UPDATE games SET turns = ?, status = ?, reason = ?, updated = ?, finished = ?,"
-                f" inputs = max(inputs + ?, 0), activity = {_NEXT_ACTIVITY} WHERE id = ?",
-                (turns, status, reason, at, None if status == "playing" else at,
-                 1 if kind == "input" else -1, game_id))
-            return int(seq)
+        written: tuple[int, int] | None = None  # (seq, chain) once the rows are in
+        try:
+            with self._transaction() as db:
+                self._require_playing(db, game_id, reopen=kind == "undo")
+                at = float(self._now())
+                seq, head = db.execute(
+                    "SELECT (SELECT coalesce(max(seq), 0) + 1 FROM entries WHERE game_id = ?),"
+                    " head FROM games WHERE id = ?", (game_id, game_id)).fetchone()
+                chain = _link(head, seq, kind, action, at)
+                db.execute("INSERT INTO entries (game_id, seq, kind, action, at, chain)"
+                           " VALUES (?, ?, ?, ?, ?, ?)", (game_id, seq, kind, action, at, chain))
+                db.execute(
+                    "UPDATE games SET turns = ?, status = ?, reason = ?, updated = ?,"
+                    " finished = ?, inputs = max(inputs + ?, 0), head = ?,"
+                    f" activity = {_NEXT_ACTIVITY} WHERE id = ?",
+                    (turns, status, reason, at, None if status == "playing" else at,
+                     1 if kind == "input" else -1, chain, game_id))
+                written = (int(seq), chain)
+        except JournalError as exc:
+            # A commit can report failure (an fsync error) after its write landed: a
+            # restart would replay it, so the players must not be told it was lost.
+            if written is None or not self._landed(game_id, *written):
+                raise
+            log.warning("journal %s: the commit reported %s, but the entry is there", self.path,
+                        exc)
+        self._written(game_id)
+        if status != "playing":
+            self.checkpoint()  # a finished game is never at the mercy of a WAL frame
+        return written[0]
+
+    def _landed(self, game_id: int, seq: int, chain: int) -> bool:
+        """Whether a new reader (what a restart would see) finds entry ``seq`` as written."""
+        try:
+            reader = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
+            try:
+                row = reader.execute("SELECT chain FROM entries WHERE game_id = ? AND seq = ?",
+                                     (game_id, seq)).fetchone()
+            finally:
+                reader.close()
+        except sqlite3.Error:
+            return False
+        return row is not None and row[0] == chain
+
+    def _written(self, game_id: int) -> None:
+        with self._lock:
+            self._dirty = True
+            if self._db is not None:
+                self._write_mark(self._db, clean=False, game=game_id)
 
     def abandon(self, game_id: int) -> None:
         """Close a playing game the players chose not to resume; it stays in history."""
@@ -240,6 +534,7 @@ class Journal:
             at = float(self._now())
             db.execute("UPDATE games SET status = 'abandoned', updated = ?, finished = ?,"
                        f" activity = {_NEXT_ACTIVITY} WHERE id = ?", (at, at, game_id))
+        self._written(game_id)
 
     def _require_playing(self, db: sqlite3.Connection, game_id: int,
                          reopen: bool = False) -> None:
@@ -248,6 +543,8 @@ class Journal:
             raise JournalError(f"journal {self.path} has no game {game_id}")
         if row[0] != "playing" and not (reopen and row[0] in ("won", "lost")):
             raise JournalError(f"journal {self.path}: game {game_id} is already {row[0]}")
+
+    # ------------------------------------------------------------------ reads
 
     def unfinished(self, game: str | None = None) -> GameRecord | None:
         """The most recently written game still 'playing' (of kind `game` if given)."""
@@ -258,21 +555,35 @@ class Journal:
             return None if row is None else self._load(db, row[0])
 
     def load(self, game_id: int) -> GameRecord:
-        """Everything about one game, finished or not, with its full entry history."""
+        """Everything about one game, finished or not, with its full entry history,
+        checked against its checksum chain (a mismatch is a damaged JournalError)."""
         with self._transaction("BEGIN") as db:  # one snapshot for the game and its entries
             return self._load(db, game_id)
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> GameRecord:
-        row = db.execute(f"SELECT {_SUMMARY}, seed, options, setup, meta FROM games WHERE id = ?",
-                         (game_id,)).fetchone()
+        row = db.execute(f"SELECT {_SUMMARY}, seed, options, setup, meta, head FROM games"
+                         " WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"journal {self.path} has no game {game_id}")
+        rows = db.execute("SELECT seq, kind, action, at, chain FROM entries WHERE game_id = ?"
+                          " ORDER BY seq", (game_id,)).fetchall()
+        root = _root((row[0], row[1], row[9], row[10], row[11], row[12], row[2]))
+        if _verified(root, rows) != len(rows) or (rows[-1][4] if rows else root) != row[13] \
+                or [seq for seq, *_ in rows] != list(range(1, len(rows) + 1)):
+            raise JournalError(f"journal {self.path}: game #{game_id} does not match its "
+                               "checksums", True)
         entries = [Entry(seq, kind, None if action is None else json.loads(action), at)
-                   for seq, kind, action, at in db.execute(
-                       "SELECT seq, kind, action, at FROM entries WHERE game_id = ? ORDER BY seq",
-                       (game_id,))]
-        options, setup, meta = (None if text is None else json.loads(text) for text in row[10:])
-        return GameRecord(*row[:10], options, setup, meta, entries)
+                   for seq, kind, action, at, _ in rows]
+        if any(e.action is not None and not isinstance(e.action, dict) for e in entries):
+            raise JournalError(f"journal {self.path}: game #{game_id} has a malformed entry",
+                               True)
+        options, setup, meta = (None if text is None else json.loads(text)
+                                for text in row[10:13])
+        record = GameRecord(*row[:10], options, setup, meta, entries)
+        if record.inputs != len(Journal.effective_inputs(entries)):
+            raise JournalError(f"journal {self.path}: game #{game_id} counts "
+                               f"{record.inputs} inputs but holds a different number", True)
+        return record
 
     def games(self, limit: int | None = None) -> list[GameSummary]:
         """All games, newest first (by creation order, which no clock jump can reorder)."""
@@ -282,6 +593,16 @@ class Journal:
             rows = db.execute(f"SELECT {_SUMMARY} FROM games ORDER BY id DESC LIMIT ?",
                               (-1 if limit is None else limit,)).fetchall()
         return [GameSummary(*row) for row in rows]
+
+    def verify(self) -> list[str]:
+        """Every game checked against its checksum chain (for ``doctor``): the problems."""
+        problems = []
+        for summary in self.games():
+            try:
+                self.load(summary.id)
+            except JournalError as exc:
+                problems.append(str(exc).removeprefix(f"journal {self.path}: "))
+        return problems
 
     @staticmethod
     def effective_inputs(entries: Iterable[Entry]) -> list[dict[str, Any]]:
@@ -295,79 +616,180 @@ class Journal:
         return stack
 
 
+def _verified(root: int, rows: Iterable[tuple]) -> int:
+    """How many of a game's entry rows (seq, kind, action, at, chain), from the first,
+    carry the chain hash they should."""
+    count, previous = 0, root
+    for seq, kind, action, at, chain in rows:
+        if seq != count + 1 or _link(previous, seq, kind, action, at) != chain:
+            break
+        count, previous = count + 1, chain
+    return count
+
+
+def _upgrade_from_1(db: sqlite3.Connection) -> None:
+    """Schema 1 had no checksum chain: add it, trusting the rows as they are now."""
+    db.execute("ALTER TABLE games ADD COLUMN head INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE entries ADD COLUMN chain INTEGER NOT NULL DEFAULT 0")
+    for root_row in db.execute(f"SELECT {_ROOT} FROM games").fetchall():
+        previous = _root(root_row)
+        for seq, kind, action, at in db.execute(
+                "SELECT seq, kind, action, at FROM entries WHERE game_id = ? ORDER BY seq",
+                (root_row[0],)).fetchall():
+            previous = _link(previous, seq, kind, action, at)
+            db.execute("UPDATE entries SET chain = ? WHERE game_id = ? AND seq = ?",
+                       (previous, root_row[0], seq))
+        db.execute("UPDATE games SET head = ? WHERE id = ?", (previous, root_row[0]))
+
+
 # ---------------------------------------------------------------------- salvage
 
-# replays(game, seed, options, setup, inputs) -> whether the engine accepts them all
+# replays(game, seed, options, setup, inputs): falsy if the engine refuses the inputs;
+# else True, or (status, turns, reason) of the game they make, which salvage then uses.
 Replays = Callable[[str, int, dict[str, Any], "dict[str, Any] | None", list[dict[str, Any]]],
-                   bool]
+                   Any]
+
+
+@dataclass
+class SalvageReport:
+    """What a salvage kept and lost: ``str()`` is the line for the log, ``alert()`` the
+    lines for the OLED (21 characters at most each)."""
+
+    kept_as: str  # the damaged file's new name, beside the journal
+    games: int  # games in the new journal
+    notes: list[str]  # one per game that lost something
+    losses: int  # how many games lost something (all of them, or entries)
+
+    def __str__(self) -> str:
+        lost = f"; {', '.join(self.notes)}" if self.notes else ""
+        return (f"journal was damaged; it is kept as {self.kept_as} and a new journal "
+                f"holds the {self.games} game(s) that still read back{lost}")
+
+    def alert(self) -> tuple[str, ...]:
+        lines = [f"Kept {self.games} game(s);"]
+        lines.append("nothing lost." if not self.losses else
+                     f"{self.losses} lost some moves." if self.losses > 1 else
+                     "1 lost some moves.")
+        return ("Journal repaired", *lines, "See the log.")
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__)
+
+    @classmethod
+    def from_json(cls, text: str) -> SalvageReport:
+        data = json.loads(text)
+        return cls(str(data["kept_as"]), int(data["games"]), [str(n) for n in data["notes"]],
+                   int(data["losses"]))
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _unlink(*paths: str | Path) -> None:
+    for name in paths:
+        try:
+            os.unlink(name)
+        except FileNotFoundError:
+            pass
+
+
+_SIDE = ("", "-wal", "-shm", ".mark")  # the journal's files, moved aside together
 
 
 def salvage(path: str | os.PathLike[str], replays: Replays | None = None,
-            now: Callable[[], float] = time.time) -> tuple[Journal, str]:
+            now: Callable[[], float] = time.time) -> tuple[Journal, SalvageReport]:
     """Recover from a damaged journal (:attr:`JournalError.damaged`): keep it aside and
-    start a new one at ``path`` holding everything that still reads back consistently.
+    put in its place a new one holding everything that still reads back consistently.
 
-    The damaged file (with its -wal and -shm) is renamed ``<name>.damaged-<n>`` and never
-    written again, so nothing is lost for good: an expert can still dig in it. A copy of
-    it is read: every game row that reads, and of each game the longest run of entries
-    1, 2, 3... that reads and parses. Inputs are only ever appended, so that run is the
-    game's newest consistent state. SQLite has no checksums on rows, so a flipped bit
-    can also leave an entry that reads but means something else: ``replays`` (the
-    engines, which this module does not know) trims each unfinished or cut-short game
-    further, to the longest run the engine accepts. A game cut short is marked
-    'playing', so the box offers to resume it where it now ends. Returns the new journal
-    and a one-line account for the log; raises JournalError if even that fails.
+    Atomic: the new journal is built beside the damaged one (``<name>.salvage-tmp``),
+    renamed ``<name>.salvage-new`` only once complete, and only then swapped in; the
+    damaged file (with its -wal, -shm and mark) becomes ``<name>.damaged-<n>``, never
+    written again.  A salvage cut short by a kill is started again (the damaged journal
+    is still in place) or finished (:func:`finish_salvage`) at the next start.
+
+    Of each game it keeps the longest run of entries 1, 2, 3... that reads, parses and
+    matches the checksum chain, and ``replays`` (the engines, which this module does
+    not know) trims it further to the longest run the engine accepts.  A complete game's
+    result and turn count come from replaying it; a game cut short stays as it was
+    recorded (a finished one is not reopened), and an unfinished one resumes where it
+    now ends.  Raises JournalError if even that fails.
     """
     path = Path(path)
+    finished = finish_salvage(path)
+    if finished is not None:  # an earlier salvage was interrupted: that was its end
+        return Journal(path, now), finished
     n = 1
-    while any(Path(f"{path}.damaged-{n}{s}").exists() for s in ("", "-wal", "-shm")):
+    while any(Path(f"{path}.damaged-{n}{s}").exists() for s in _SIDE):
         n += 1
-    kept = Path(f"{path}.damaged-{n}")
-    work = Path(f"{path}.salvage")
+    work, tmp = Path(f"{path}.salvage"), Path(f"{path}.salvage-tmp")
+    _unlink(*(f"{f}{s}" for f in (work, tmp) for s in _SIDE))
     try:
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal"):  # read a copy: opening may rewrite the WAL
             if Path(f"{path}{suffix}").exists():
-                os.replace(f"{path}{suffix}", f"{kept}{suffix}")
-        for suffix in ("", "-wal", "-shm"):  # read a copy: opening may rewrite the WAL
-            target = Path(f"{work}{suffix}")
-            if target.exists():
-                target.unlink()
-            if suffix != "-shm" and Path(f"{kept}{suffix}").exists():
-                target.write_bytes(Path(f"{kept}{suffix}").read_bytes())
+                Path(f"{work}{suffix}").write_bytes(Path(f"{path}{suffix}").read_bytes())
         games, notes = _readable_games(work, replays)
-    except (OSError, sqlite3.Error) as exc:
-        for suffix in ("", "-wal", "-shm"):  # put it back: the next start must see it too
-            try:
-                if not Path(f"{path}{suffix}").exists():
-                    os.replace(f"{kept}{suffix}", f"{path}{suffix}")
-            except OSError:
-                pass
+        with Journal(tmp, now) as journal:
+            with journal._transaction() as db:
+                for row, entries in games:
+                    db.execute(f"INSERT INTO games ({_COLUMNS}) VALUES "
+                               f"({', '.join('?' * len(row))})", row)
+                    db.executemany("INSERT INTO entries (game_id, seq, kind, action, at, chain)"
+                                   " VALUES (?, ?, ?, ?, ?, ?)", entries)
+        _unlink(f"{tmp}.mark")  # the new journal starts without one: nothing to compare
+        report = SalvageReport(f"{path.name}.damaged-{n}", len(games), notes,
+                               sum(1 for note in notes if "lost" in note or "kept" in note))
+        with open(f"{path}.salvage-report", "w") as fh:
+            fh.write(report.to_json())
+            fh.flush()
+            os.fsync(fh.fileno())
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, f"{path}.salvage-new")  # complete: from here on it is finished
+        _fsync_dir(path.parent)
+        done = finish_salvage(path)
+    except (OSError, sqlite3.Error, JournalError) as exc:
+        _unlink(*(f"{tmp}{s}" for s in _SIDE))
         raise JournalError(f"journal {path} is damaged and cannot be salvaged: {exc}") from exc
     finally:
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                os.unlink(f"{work}{suffix}")
-            except OSError:
-                pass
-    journal = Journal(path, now)
+        _unlink(*(f"{work}{s}" for s in _SIDE))
+    return Journal(path, now), done or report
+
+
+def finish_salvage(path: str | os.PathLike[str]) -> SalvageReport | None:
+    """Swap in a complete salvaged journal left by an interrupted salvage (and drop an
+    incomplete one); returns its report, or None if there was nothing to finish."""
+    path = Path(path)
+    tmp, new, report_file = (Path(f"{path}.salvage{s}") for s in ("-tmp", "-new", "-report"))
+    _unlink(*(f"{tmp}{s}" for s in _SIDE))  # a half-built one: the damaged file is in place
     try:
-        with journal._transaction() as db:
-            for row, entries in games:
-                db.execute(f"INSERT INTO games ({_COLUMNS}) VALUES "
-                           f"({', '.join('?' * len(row))})", row)
-                db.executemany("INSERT INTO entries (game_id, seq, kind, action, at)"
-                               " VALUES (?, ?, ?, ?, ?)", entries)
-    except BaseException:
-        journal.close()
-        raise
-    lost = f"; {', '.join(notes)}" if notes else ""
-    return journal, (f"journal {path} was damaged; it is kept as {kept.name} and a new "
-                     f"journal holds the {len(games)} game(s) that still read back{lost}")
+        report = SalvageReport.from_json(report_file.read_text())
+    except (OSError, ValueError, KeyError, TypeError):
+        report = None
+    if not new.exists():
+        _unlink(report_file)
+        # Swapped in, but killed before the report was taken: it is still news.
+        return report if report is not None and (path.parent / report.kept_as).exists() \
+            else None
+    if report is None:
+        report = SalvageReport(f"{path.name}.damaged-0", 0, ["the salvage report was lost"], 1)
+    kept = path.parent / report.kept_as
+    for suffix in _SIDE:  # the damaged journal goes aside, then the new one takes its place
+        if Path(f"{path}{suffix}").exists():
+            os.replace(f"{path}{suffix}", f"{kept}{suffix}")
+    os.replace(new, path)
+    _fsync_dir(path.parent)
+    _unlink(report_file)
+    return report
 
 
 _COLUMNS = ("id, game, created, updated, finished, status, seed, options, setup, meta, turns,"
-            " reason, inputs, activity")
-_ENTRY = "SELECT game_id, seq, kind, action, at FROM entries"
+            " reason, inputs, activity, head")
+_ENTRY = "SELECT game_id, seq, kind, action, at, chain FROM entries"
 
 
 def _readable_games(path: Path, replays: Replays | None
@@ -380,50 +802,70 @@ def _readable_games(path: Path, replays: Replays | None
             # than its header says (a lost tail) instead of refusing it outright.
             db.execute("PRAGMA writable_schema=ON")
             ids = _ids(db)
+            chained = db.execute("PRAGMA user_version").fetchone()[0] >= 2
         except sqlite3.Error:
             ids = None
         if ids is None:
             return [], ["nothing in it was readable"]
+        columns = _COLUMNS if chained else _COLUMNS.replace(", head", ", 0")
+        entry = _ENTRY if chained else _ENTRY.replace(", chain", ", 0")
         notes: list[str] = []
         scanned: dict[int, dict[int, tuple]] | None = None  # the table, read without index
-        scan_whole = False
         games = []
         for game_id in ids:
             try:
-                row = list(db.execute(f"SELECT {_COLUMNS} FROM games WHERE id = ?",
+                row = list(db.execute(f"SELECT {columns} FROM games WHERE id = ?",
                                       (game_id,)).fetchone())
                 options = json.loads(row[7])
                 setup = None if row[8] is None else json.loads(row[8])
                 if row[9] is not None:
                     json.loads(row[9])
+                if row[5] not in STATUSES:
+                    raise ValueError(row[5])
             except (sqlite3.Error, TypeError, ValueError):
                 notes.append(f"game #{game_id} lost")
                 continue
             # Two ways to the rows: the primary-key index and the table itself. A broken
             # page can make either fail, or quietly yield less; take what both give.
             if scanned is None:
-                scanned, scan_whole = _scan(db)
+                scanned = _scan(db, entry)
             found = dict(scanned.get(game_id, {}))
             try:
-                indexed = {r[1]: r for r in db.execute(
-                    _ENTRY + " WHERE game_id = ? ORDER BY seq", (game_id,))}
-                whole = scan_whole and indexed.keys() == found.keys()
+                found.update((r[1], r) for r in db.execute(
+                    entry + " WHERE game_id = ? ORDER BY seq", (game_id,)))
             except sqlite3.Error:
-                indexed, whole = _one_by_one(db, game_id), False
-            found.update(indexed)
-            rows = [found[seq] for seq in sorted(found)]
-            entries, complete = _prefix(rows)
-            whole = whole and complete
-            if replays is not None and (row[5] == "playing" or not whole):
+                found.update(_one_by_one(db, entry, game_id))
+            rows = [found[seq] for seq in sorted(k for k in found if type(k) is int)]
+            entries = _prefix(rows)
+            root = _root((row[0], row[1], row[6], row[7], row[8], row[9], row[2]))
+            if chained:
+                entries = entries[:_verified(root, [r[1:] for r in entries])]
+            else:  # a schema-1 file has no chain: build it over what reads
+                entries = _rechain(root, entries)
+            whole = len(entries) == len(rows) and \
+                (not chained or (entries[-1][5] if entries else root) == row[14])
+            outcome: Any = True
+            if replays is not None:
                 good = _replayable(entries, lambda inputs: replays(
                     row[1], row[6], options, setup, inputs))
                 whole = whole and good == len(entries)
                 entries = entries[:good]
-            row[12] = len(_effective(entries))
-            if not whole:
-                notes.append(f"game #{game_id} kept up to entry {len(entries)}")
-                if row[5] != "abandoned":  # its end may be what was lost: resumable
-                    row[4], row[5], row[11] = None, "playing", None  # finished, status, reason
+                try:
+                    outcome = replays(row[1], row[6], options, setup, _effective(entries))
+                except Exception:  # noqa: BLE001 - _replayable already vouched for it
+                    outcome = True
+            row[12] = len(_effective(entries))  # inputs
+            row[14] = entries[-1][5] if entries else root  # head
+            if whole and isinstance(outcome, tuple) and row[5] != "abandoned":
+                status, turns, reason = outcome  # recomputed, whatever the row said
+                if status != row[5]:
+                    notes.append(f"game #{game_id} is {status} on replay (was {row[5]})")
+                row[5], row[10], row[11] = status, int(turns), reason
+                row[4] = None if status == "playing" else (row[4] or row[3])
+            elif not whole:
+                notes.append(f"game #{game_id} kept up to entry {len(entries)} of {len(rows)}")
+                if row[5] == "playing" and isinstance(outcome, tuple):
+                    row[10] = int(outcome[1])
             games.append((tuple(row), entries))
         return games, notes
     finally:
@@ -441,24 +883,23 @@ def _ids(db: sqlite3.Connection) -> list[int] | None:
     return None
 
 
-def _scan(db: sqlite3.Connection) -> tuple[dict[int, dict[int, tuple]], bool]:
-    """Every entry row the table itself yields, up to its first broken page; and
-    whether the scan reached the end."""
+def _scan(db: sqlite3.Connection, entry: str) -> dict[int, dict[int, tuple]]:
+    """Every entry row the table itself yields, up to its first broken page."""
     found: dict[int, dict[int, tuple]] = {}
     try:
-        for row in db.execute(_ENTRY + " NOT INDEXED"):
+        for row in db.execute(entry + " NOT INDEXED"):
             found.setdefault(row[0], {})[row[1]] = row
     except sqlite3.Error:
-        return found, False
-    return found, True
+        pass
+    return found
 
 
-def _one_by_one(db: sqlite3.Connection, game_id: int) -> dict[int, tuple]:
+def _one_by_one(db: sqlite3.Connection, entry: str, game_id: int) -> dict[int, tuple]:
     """Entries 1, 2, 3... of a game through the primary key, up to the first failure."""
     found: dict[int, tuple] = {}
     while True:
         try:
-            row = db.execute(_ENTRY + " WHERE game_id = ? AND seq = ?",
+            row = db.execute(entry + " WHERE game_id = ? AND seq = ?",
                              (game_id, len(found) + 1)).fetchone()
         except sqlite3.Error:
             return found
@@ -467,28 +908,36 @@ def _one_by_one(db: sqlite3.Connection, game_id: int) -> dict[int, tuple]:
         found[row[1]] = row
 
 
-def _prefix(rows: list[tuple]) -> tuple[list[tuple], bool]:
-    """The longest run of well-formed entries 1, 2, 3...; and whether it is all of them."""
+def _prefix(rows: list[tuple]) -> list[tuple]:
+    """The longest run of well-formed entries 1, 2, 3..."""
     good: list[tuple] = []
     for row in rows:
-        _, seq, kind, action, _at = row
+        _, seq, kind, action, at, _chain = row
         if seq != len(good) + 1 or kind not in ("input", "undo") or \
-                (kind == "input") != (action is not None):
-            return good, False
+                (kind == "input") != (action is not None) or not isinstance(at, float):
+            return good
         if action is not None:
             try:
-                if not isinstance(json.loads(action), dict):
-                    return good, False
+                if not isinstance(action, str) or not isinstance(json.loads(action), dict):
+                    return good
             except ValueError:
-                return good, False
+                return good
         good.append(row)
-    return good, True
+    return good
+
+
+def _rechain(root: int, rows: list[tuple]) -> list[tuple]:
+    out, previous = [], root
+    for game_id, seq, kind, action, at, _ in rows:
+        previous = _link(previous, seq, kind, action, at)
+        out.append((game_id, seq, kind, action, at, previous))
+    return out
 
 
 def _effective(entries: list[tuple]) -> list[dict[str, Any]]:
     return Journal.effective_inputs(
         Entry(seq, kind, None if action is None else json.loads(action), at)
-        for _, seq, kind, action, at in entries)
+        for _, seq, kind, action, at, _chain in entries)
 
 
 def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], bool]

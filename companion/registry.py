@@ -32,6 +32,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
+from . import parsing
+
 VERSION = 1
 UID_BYTES = (4, 5, 7, 10)  # ISO 14443-3 single/double/triple size; 5 = EM4100 (RDM6300)
 FORMATS = {".json": "json", ".toml": "toml"}
@@ -324,6 +326,8 @@ def _parse(text: str, fmt: str, name: str) -> Registry:
         m = _TOML_POSITION.fullmatch(str(exc))
         where = f"line {m[2]}: {m[1]} (column {m[3]})" if m else str(exc)
         raise RegistryError(f"{name}: {where}") from None
+    except (RecursionError, ValueError) as exc:  # too deep, or a number too long
+        raise RegistryError(f"{name}: {parsing.problem(exc, text) or exc}") from None
 
     top = obj(data)
     # Version first: a newer file may have a different shape, and saying so beats

@@ -12,6 +12,8 @@ import importlib
 import json
 from typing import Any
 
+from . import parsing
+
 # Each game's forced chance: Entanglion's dice; QNO's H outcomes (0/1, in order);
 # QLANET's measurement and BM outcomes and refills (its engine documents the format).
 CHANCE = {"entanglion": "dice", "qno": "forced", "qlanet": "forced"}
@@ -34,6 +36,8 @@ def load(text: str, source: str = "scenario") -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise MalformedScenario(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno} "
                                 f"column {exc.colno}") from None
+    except (RecursionError, ValueError) as exc:  # too deep, or a number too long
+        raise MalformedScenario(f"{source}: {parsing.problem(exc, text) or exc}") from None
     if not isinstance(data, dict):
         raise MalformedScenario(f"{source}: the top level must be an object")
     unknown = set(data) - TOP_KEYS
@@ -49,6 +53,8 @@ def load(text: str, source: str = "scenario") -> dict[str, Any]:
                                     f"(its forced chance is {CHANCE[game]!r})")
     if type(data.get("seed", 0)) is not int:
         raise MalformedScenario(f"{source}: seed must be a whole number")
+    if not -2 ** 63 <= data.get("seed", 0) < 2 ** 63:  # what the journal can store
+        raise MalformedScenario(f"{source}: seed must fit in 64 bits (-2^63 to 2^63-1)")
     for key, kind in (("options", dict), ("setup", dict), ("dice", list), ("forced", list),
                       ("actions", list)):
         if key in data and not isinstance(data[key], kind):

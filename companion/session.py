@@ -21,6 +21,12 @@ seat's private screen on the shared OLED only while EXCHANGE is held (``Hold`` t
 Durability rule: an accepted input is committed to the journal *before* its outcome
 becomes visible, so anything a player has seen survives a crash or a pulled plug.
 If the journal cannot write, the input is taken back and the players are told.
+
+The table's place survives too: the notices of the last input (or, for a new game, of
+its setup: placements, first player, ship rolls, the deal) are rebuilt from the
+journal on resume, less the ones the table had already read, which the journal's mark
+records as each is dismissed.  A journal whose content is damaged makes the
+constructor raise the damaged :class:`JournalError`, so the shell can salvage it.
 """
 
 from __future__ import annotations
@@ -96,9 +102,11 @@ class Session:
         self.peek: int | None = None  # the seat whose secret a peek is about
         self.peeking = False  # the secret is on the shared screen (EXCHANGE held)
         self.request: str | None = None  # "power_off": the players asked to switch off
-        record = journal.unfinished()
+        self._shown: tuple[int, int, int] | None = None  # (game, entry, notices) on show
+        self._alerts: list[dict[str, Any]] = []  # box alerts waiting behind the one shown
+        record = journal.unfinished()  # damage raises: the shell salvages
         if record is not None:
-            self._try_resume(record.id, record)
+            self._try_resume(record.id, record, starting=True)
 
     # ------------------------------------------------------------------ outputs
 
@@ -168,7 +176,7 @@ class Session:
             self._keeping_notices(self._undo)
             return
         if self.overlay is not None:
-            self.overlay = None
+            self.overlay = self._alerts.pop(0) if self._alerts else None
             if button in (OK, BACK, UP, DOWN):
                 return  # dismissing is all these do
         if self.notices:
@@ -182,6 +190,7 @@ class Session:
                 if button == BACK:
                     self.notices = []
                     self._start_front()
+                    self._note_read()
                 return
         if isinstance(event, Tag):
             self._keeping_notices(lambda: self._tag(event))
@@ -398,32 +407,49 @@ class Session:
         self.game, self.game_id, self.mode = g, game_id, "game"
         self._close()
         self.page = 0
-        self._show(self.ui.notices(g, g.log))
+        self._show(self.ui.notices(g, g.log), entry=0)
 
-    def _try_resume(self, game_id: int, record: Any = None) -> None:
+    def _try_resume(self, game_id: int, record: Any = None, starting: bool = False) -> None:
         try:
             self._resume(record or self.journal.load(game_id))
+        except JournalError as exc:
+            if starting and exc.damaged:
+                raise
+            self._unresumable(game_id, exc)
         except Exception as exc:  # noqa: BLE001 - whatever it is, the box must go on
-            # The game stays in the journal untouched ('companion games export').
-            self.mode, self.game, self.game_id, self.resumable = "menu", None, None, None
-            log.error("game #%s cannot be resumed: %s: %s", game_id, type(exc).__name__, exc)
-            self._error(f"Game #{game_id} cannot be resumed (see the log)")
+            self._unresumable(game_id, exc)
+
+    def _unresumable(self, game_id: int, exc: Exception) -> None:
+        # The game stays in the journal untouched ('companion games export').
+        self.mode, self.game, self.game_id, self.resumable = "menu", None, None, None
+        self._shown = None
+        log.error("game #%s cannot be resumed: %s: %s", game_id, type(exc).__name__, exc)
+        self._error(f"Game #{game_id} cannot be resumed (see the log)")
 
     def _resume(self, record: Any) -> None:
         inputs = Journal.effective_inputs(record.entries)
         self.ui = ui_for(record.game)
-        self.game = self.ui.replay(record.seed, record.options, record.setup, inputs)
-        self.game_id, self.mode, self.resumable = record.id, "game", None
+        last = record.entries[-1] if record.entries else None
+        if last is not None and last.kind == "undo":  # its notice was the undo card
+            g, notices = self.ui.replay(record.seed, record.options, record.setup, inputs), []
+        else:  # the notices of the last input, or of the setup: what the table was reading
+            g = self.ui.replay(record.seed, record.options, record.setup, inputs[:-1])
+            notices = self.ui.notices(g, g.push(inputs[-1]) if inputs else g.log)
+        entry = last.seq if last is not None else 0
+        game, seq, read = self.journal.read_mark()
+        read = read if (game, seq) == (record.id, entry) else 0
+        self.game, self.game_id, self.mode, self.resumable = g, record.id, "game", None
         self._close()
         self.page = 0
         self._show([{"screen": "text", "title": f"Game #{record.id} resumed",
                      "lines": [f"Turn {self.ui.turns(self.game)}",
-                               f"{len(inputs)} inputs replayed"], "hint": "OK"}])
+                               f"{len(inputs)} inputs replayed"], "hint": "OK"},
+                    *notices[read:]], entry=entry, of=len(notices))
 
     def _leave(self) -> None:
         """Back to the main menu; an unfinished game stays in the journal to resume."""
         self.resumable = self.game_id if self._status() == "playing" else None
-        self.mode, self.game, self.game_id = "menu", None, None
+        self.mode, self.game, self.game_id, self._shown = "menu", None, None, None
         self.peek, self.peeking = None, False
         self._close()
 
@@ -483,14 +509,14 @@ class Session:
             return False
         self.phase = 0  # blinking and the end-of-game show start afresh
         try:
-            self.journal.record(self.game_id, g.inputs[-1], turns=self.ui.turns(g),
-                                status=self._status(), reason=self.ui.result_reason(g))
+            seq = self.journal.record(self.game_id, g.inputs[-1], turns=self.ui.turns(g),
+                                      status=self._status(), reason=self.ui.result_reason(g))
         except JournalError as exc:
             g.pop()
             self._journal_error("Not saved, not done", exc)
             return False
         self.page = 0
-        self._show(self.ui.notices(g, entries))
+        self._show(self.ui.notices(g, entries), entry=seq)
         return True
 
     def _undo(self) -> None:
@@ -512,6 +538,7 @@ class Session:
             g.push(act)  # deterministic: the same outcome comes back
             self._journal_error("Not saved, not undone", exc)
             return
+        self._shown = None
         self._close()
         describe = getattr(self.ui, "describe", _describe)  # a game may word it itself
         self.overlay = {"screen": "undo", "text": describe(act)}
@@ -522,13 +549,23 @@ class Session:
 
     # ------------------------------------------------------------------ showing
 
-    def _show(self, notices: list[dict[str, Any]]) -> None:
+    def _show(self, notices: list[dict[str, Any]], entry: int, of: int | None = None) -> None:
+        """Show ``notices``, the last ``of`` of which (all, by default) belong to journal
+        entry ``entry`` of the game in play (0: its setup)."""
         self.notices = notices
+        self._shown = (self.game_id, entry, len(notices) if of is None else of)
         self._start_front()
 
     def _next_notice(self) -> None:
         self.notices.pop(0)
         self._start_front()
+        self._note_read()
+
+    def _note_read(self) -> None:
+        """Tell the journal how many notices of the entry on show the table has read."""
+        if self._shown is not None and self._shown[0] is not None:
+            game_id, entry, total = self._shown
+            self.journal.mark_read(game_id, entry, max(0, total - len(self.notices)))
 
     def _start_front(self) -> None:
         self.anim = ROLL_FRAMES if self.notices and self.notices[0]["screen"] == "roll" else 0
@@ -537,8 +574,14 @@ class Session:
 
     def alert(self, title: str, *lines: str) -> None:
         """A message from the box itself (a reader unplugged, a broken tag file): shown
-        over whatever is on screen until any button, changing nothing in the game."""
-        self.overlay = {"screen": "text", "title": title, "lines": list(lines), "hint": "OK"}
+        over whatever is on screen until any button, changing nothing in the game.  An
+        alert raised while another is showing waits for it to be dismissed."""
+        alert = {"screen": "text", "title": title, "lines": list(lines), "hint": "OK"}
+        if self.overlay is not None and self.overlay.get("hint") == "OK" and \
+                self.overlay["screen"] == "text":
+            self._alerts.append(alert)
+        else:
+            self.overlay = alert
 
     def _error(self, text: str) -> None:
         self.overlay = {"screen": "error", "text": text}

@@ -20,14 +20,17 @@ into the same input events the buttons and reader pads produce:
 
 ``--script FILE`` (or ``-`` for standard input) runs commands from a file, writes
 every distinct OLED frame to ``--frames DIR`` as a numbered PNG and every LED frame
-as a JSON line, and exits 2 on a script error, 1 on a failed ``expect``.
+as a JSON line, and exits 2 on a script error, 1 on a failed ``expect``.  DIR must be
+new, empty, or hold only frames of an earlier run (which are replaced): anything else
+in it is refused, never deleted.  Like the box, the simulator holds the state
+directory's lock: a second one on the same journal is refused.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import re
 import sys
 import time
 from pathlib import Path
@@ -37,9 +40,10 @@ from .box import Box
 from .hardware.oled import simulated_display
 from .hardware.leds import RecordingLeds
 from .inputs import BUTTONS, Hold, Press, Release, Tag, Tick
+from . import recovery, statelock
 from .journal import Journal, JournalError
 from .registry import Registry, RegistryError, default_sim_path, normalise_uid
-from .session import ROLL_STEP, Session, SessionConfig
+from .session import ROLL_STEP, SessionConfig
 from .views.terminal import board_map, halfblocks
 
 EXIT_OK, EXIT_EXPECT, EXIT_SCRIPT = 0, 1, 2
@@ -73,7 +77,7 @@ class Sim:
         self._leds_written = 0
         self.messages: list[str] = []  # answers to ``hand``, printed by the shell
         if frames is not None:
-            frames.mkdir(parents=True, exist_ok=True)
+            prepare_frames(frames)
             (frames / "leds.jsonl").write_text("")
         self._record()
 
@@ -124,7 +128,8 @@ class Sim:
             kind = {"press": Press, "hold": Hold, "release": Release}[cmd]
             return kind(args[0].upper())
         if cmd == "tap":
-            if len(args) < 2 or not args[0].isdigit():
+            if len(args) < 2 or not (args[0].isascii() and args[0].isdigit()) or \
+                    len(args[0]) > 6:
                 raise ScriptError("tap needs a pad number and a card name or uid=HEX")
             return Tag(int(args[0]), self._uid(" ".join(args[1:])))
         raise ScriptError(f"{cmd!r} is not an input")
@@ -259,25 +264,54 @@ class Sim:
 
 HELP = __doc__.split("\n\n")[2] if __doc__ else ""
 
+_OWN_FRAME = re.compile(r"oled-\d{4,}\.png|leds\.jsonl")
+
+
+def prepare_frames(folder: Path) -> None:
+    """Make ``folder`` ready for frames: created if new; an earlier run's frames
+    removed; refused (ScriptError) if it holds anything else, which is never touched."""
+    if folder.exists() and not folder.is_dir():
+        raise ScriptError(f"--frames {folder} is a file, not a folder")
+    if folder.is_dir():
+        names = [entry.name for entry in os.scandir(folder)]
+        foreign = [name for name in names if not _OWN_FRAME.fullmatch(name)]
+        if foreign:
+            raise ScriptError(f"--frames {folder} holds other files ({foreign[0]}...); "
+                              "give a new or empty folder")
+        for name in names:
+            os.unlink(folder / name)
+    folder.mkdir(parents=True, exist_ok=True)
+
 
 def build(state_dir: Path, registry_path: str | None, seed: int | None,
           config: SessionConfig, frames: Path | None,
           sleep: Callable[[float], None] | None = None) -> tuple[Sim, Journal]:
     registry = Registry.load(registry_path or default_sim_path())
-    journal = Journal(state_dir / "journal.db")
     kwargs: dict[str, Any] = {}
     if seed is not None:
         kwargs["seed_source"] = lambda: seed
-    session = Session(journal, registry, config, **kwargs)
+    session = recovery.open_session(state_dir / "journal.db", registry, config, **kwargs)
     keep = frames is not None or sleep is not None
     display, _ = simulated_display(keep)
     box = Box(session, display, RecordingLeds())
-    return Sim(box, registry, frames, sleep), journal
+    try:
+        return Sim(box, registry, frames, sleep), session.journal
+    except BaseException:
+        session.journal.close()
+        raise
 
 
 def run_script(sim: Sim, lines: Iterable[str], source: str, out: IO[str]) -> int:
-    """Run a script; one progress line per command on ``out`` (flushed: a test may kill us)."""
+    """Run a script; one progress line per command on ``out`` (flushed: a test may kill us).
+    ``lines`` may be bytes (a file or stdin read raw): each is decoded as UTF-8 here, so
+    a bad line is reported with its number."""
     for number, line in enumerate(lines, 1):
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                print(f"companion sim: {source} line {number}: not UTF-8 text", file=sys.stderr)
+                return EXIT_SCRIPT
         if not line.split("#", 1)[0].strip():
             continue
         try:
@@ -354,28 +388,34 @@ def main(args: Any) -> int:
     config = SessionConfig(deck=args.deck, dice=args.dice, start_space=args.start_space)
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
     frames = Path(args.frames) if args.frames else None
-    if frames is not None and frames.exists():
-        shutil.rmtree(frames)
     try:
-        sim, journal = build(state_dir, args.registry, args.seed, config, frames,
-                             sleep=None if args.script else time.sleep)
-    except (JournalError, RegistryError) as exc:  # one line, exit 2
+        lock = statelock.acquire(state_dir, "sim")
+    except (statelock.Locked, OSError) as exc:
         print(f"companion sim: {exc}", file=sys.stderr)
         return EXIT_SCRIPT
     try:
-        if getattr(args, "web", None):
-            return _web(sim, args)
-        if args.script:
-            if args.script == "-":
-                return run_script(sim, sys.stdin, "<stdin>", sys.stdout)
-            try:
-                with open(args.script, encoding="utf-8") as fh:
-                    lines = fh.readlines()
-            except OSError as exc:
-                print(f"companion sim: cannot read {args.script}: {exc.strerror}",
-                      file=sys.stderr)
-                return EXIT_SCRIPT
-            return run_script(sim, lines, args.script, sys.stdout)
-        return interactive(sim, colour=not args.no_colour and sys.stdout.isatty())
+        try:
+            sim, journal = build(state_dir, args.registry, args.seed, config, frames,
+                                 sleep=None if args.script else time.sleep)
+        except (JournalError, RegistryError, ScriptError, OSError) as exc:  # one line, exit 2
+            print(f"companion sim: {exc}", file=sys.stderr)
+            return EXIT_SCRIPT
+        try:
+            if getattr(args, "web", None):
+                return _web(sim, args)
+            if args.script:
+                if args.script == "-":
+                    return run_script(sim, sys.stdin.buffer, "<stdin>", sys.stdout)
+                try:
+                    with open(args.script, "rb") as fh:
+                        lines = fh.readlines()
+                except OSError as exc:
+                    print(f"companion sim: cannot read {args.script}: {exc.strerror}",
+                          file=sys.stderr)
+                    return EXIT_SCRIPT
+                return run_script(sim, lines, args.script, sys.stdout)
+            return interactive(sim, colour=not args.no_colour and sys.stdout.isatty())
+        finally:
+            journal.close()
     finally:
-        journal.close()
+        lock.release()

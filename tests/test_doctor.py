@@ -187,3 +187,23 @@ def test_main_all_good(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     status = doctor.main(str(good), sys_)
     assert capsys.readouterr().err.strip() == "all good" and status == 0
+
+
+def test_doctor_checks_the_journal_read_only(tmp_path):
+    import sqlite3
+
+    from companion.doctor import _journal
+    from companion.journal import Journal
+
+    path = tmp_path / "journal.db"
+    assert [f.level for f in _journal(path)] == [OK]  # none yet
+    with Journal(path) as j:
+        gid = j.new_game("entanglion", 1, {})
+        j.record(gid, {"card": "H", "do": "navigate"}, turns=1, status="playing")
+    before = path.read_bytes()
+    assert [f.level for f in _journal(path)] == [OK]
+    assert path.read_bytes() == before  # read-only: nothing written
+    with sqlite3.connect(path) as db:  # damage quick_check cannot see: a changed action
+        db.execute("""UPDATE entries SET action = '{"card":"X","do":"navigate"}'""")
+    findings = list(_journal(path))
+    assert [f.level for f in findings] == [FAIL] and "checksums" in findings[0].what
