@@ -226,8 +226,13 @@ class Journal:
             self._db = self._open()
         except (OSError, sqlite3.Error, JournalError, ValueError, TypeError) as exc:
             self._close_mark()
+            # SQLite refuses to write a file whose header asks for a newer writer: on a
+            # file we may write, that header is a damaged one.
+            header = getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_READONLY and \
+                not readonly and os.access(self.path, os.W_OK)
             raise JournalError(f"journal {self.path} is not readable: {exc}",
-                               is_damage(exc) and not isinstance(exc, OSError)) from exc
+                               header or (is_damage(exc) and not isinstance(exc, OSError))
+                               ) from exc
 
     def _open(self) -> sqlite3.Connection:
         if self.readonly:
@@ -666,6 +671,9 @@ class SalvageReport:
                 f"holds the {self.games} game(s) that still read back{lost}")
 
     def alert(self) -> tuple[str, ...]:
+        if not self.games and self.notes:
+            return ("Journal repaired", "Nothing in it could", "be read; it is kept",
+                    "aside. See the log.")
         lines = [f"Kept {self.games} game(s);"]
         lines.append("nothing lost." if not self.losses else
                      f"{self.losses} lost some moves." if self.losses > 1 else
@@ -801,8 +809,10 @@ def _readable_games(path: Path, replays: Replays | None
             # Only SELECTs follow. writable_schema also makes SQLite read a file shorter
             # than its header says (a lost tail) instead of refusing it outright.
             db.execute("PRAGMA writable_schema=ON")
-            ids = _ids(db)
             chained = db.execute("PRAGMA user_version").fetchone()[0] >= 2
+            if chained:
+                _restore_schema(db)
+            ids = _ids(db)
         except sqlite3.Error:
             ids = None
         if ids is None:
@@ -870,6 +880,20 @@ def _readable_games(path: Path, replays: Replays | None
         return games, notes
     finally:
         db.close()
+
+
+def _restore_schema(db: sqlite3.Connection) -> None:
+    """Put back the schema text of a damaged copy: it is known, and one garbled byte in
+    it would otherwise make every row unreadable."""
+    try:
+        for statement, name in zip(filter(str.strip, _SCHEMA.split(";")),
+                                   ("games", "entries", "games_status")):
+            db.execute("UPDATE sqlite_master SET sql = ? WHERE name = ? AND sql IS NOT ?",
+                       (statement.strip(), name, statement.strip()))
+        db.execute("PRAGMA writable_schema=RESET")  # reload it
+        db.execute("PRAGMA writable_schema=ON")
+    except sqlite3.Error:
+        pass  # unreadable as it is: the readers below get what they can
 
 
 def _ids(db: sqlite3.Connection) -> list[int] | None:
