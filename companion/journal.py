@@ -856,14 +856,10 @@ def _readable_games(path: Path, replays: Replays | None
                 (not chained or (entries[-1][5] if entries else root) == row[14])
             outcome: Any = True
             if replays is not None:
-                good = _replayable(entries, lambda inputs: replays(
+                good, outcome = _replayable(entries, lambda inputs: replays(
                     row[1], row[6], options, setup, inputs))
                 whole = whole and good == len(entries)
                 entries = entries[:good]
-                try:
-                    outcome = replays(row[1], row[6], options, setup, _effective(entries))
-                except Exception:  # noqa: BLE001 - _replayable already vouched for it
-                    outcome = True
             row[12] = len(_effective(entries))  # inputs
             row[14] = entries[-1][5] if entries else root  # head
             if whole and isinstance(outcome, tuple) and row[5] != "abandoned":
@@ -964,18 +960,22 @@ def _effective(entries: list[tuple]) -> list[dict[str, Any]]:
         for _, seq, kind, action, at, _chain in entries)
 
 
-def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], bool]
-                ) -> int:
+def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], Any]
+                ) -> tuple[int, Any]:
     """How many of ``entries`` (from the first) the engine replays: all of them, or the
-    longest prefix that works (binary search, then a check)."""
+    longest prefix that works (binary search, then a check); and what ``replays`` said
+    of that prefix."""
+    said: dict[int, Any] = {}
+
     def ok(count: int) -> bool:
         try:
-            return bool(replays(_effective(entries[:count])))
+            said[count] = replays(_effective(entries[:count]))
         except Exception:  # noqa: BLE001 - a replay that raises is a replay that fails
-            return False
+            said[count] = None
+        return bool(said[count])
 
     if ok(len(entries)):
-        return len(entries)
+        return len(entries), said[len(entries)]
     low, high = 0, len(entries)  # ok(low) is assumed, ok(high) is False
     while high - low > 1:
         middle = (low + high) // 2
@@ -985,4 +985,6 @@ def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], 
             high = middle
     while low > 0 and not ok(low):  # an undo can make failure non-monotone: be sure
         low -= 1
-    return low
+    if low not in said:
+        ok(low)
+    return low, said[low]

@@ -233,3 +233,15 @@ def test_a_registry_nested_thousands_deep_only_disables_tapping(tmp_path, box):
     write_config(tmp_path / "config.toml", state_dir=state, registry=str(registry))
     status, err = run_until_ready(tmp_path)
     assert status.startswith("Game #1: ") and "nested too deeply" in err
+
+
+def test_a_second_box_on_one_state_directory_is_refused(tmp_path, box):
+    import os
+
+    from companion import statelock
+
+    state, _ = box
+    with statelock.acquire(state, "sim"):
+        code, err = run_until_exit(tmp_path)
+    assert code == 2 and f"in use by pid {os.getpid()} (companion sim)" in err
+    assert len(err.strip().splitlines()) == 1, err
