@@ -264,7 +264,9 @@ def _parse(text: str, name: str, environ: Mapping[str, str]) -> Config:
         if m := _TOML_AT_END.fullmatch(message):
             raise ConfigError(f"{name}: TOML syntax: {m[1]} at the end of the file") from None
         raise ConfigError(f"{name}: TOML syntax: {message}") from None
-    except (RecursionError, ValueError) as exc:  # too deep, or a number too long
+    except RecursionError:
+        raise ConfigError(f"{name}: TOML syntax: values nested too deeply") from None
+    except ValueError as exc:  # a number too long for Python to convert
         problem = parsing.problem(exc, text) or str(exc)
         line = problem.split(":", 1)[0].removeprefix("line ")
         raise ConfigError(f"{name} {problem}" if line.isdigit() else f"{name}: {problem}",

@@ -226,8 +226,13 @@ class Journal:
             self._db = self._open()
         except (OSError, sqlite3.Error, JournalError, ValueError, TypeError) as exc:
             self._close_mark()
+            # SQLite refuses to write a file whose header asks for a newer writer: on a
+            # file we may write, that header is a damaged one.
+            header = getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_READONLY and \
+                not readonly and os.access(self.path, os.W_OK)
             raise JournalError(f"journal {self.path} is not readable: {exc}",
-                               is_damage(exc) and not isinstance(exc, OSError)) from exc
+                               header or (is_damage(exc) and not isinstance(exc, OSError))
+                               ) from exc
 
     def _open(self) -> sqlite3.Connection:
         if self.readonly:
@@ -666,6 +671,9 @@ class SalvageReport:
                 f"holds the {self.games} game(s) that still read back{lost}")
 
     def alert(self) -> tuple[str, ...]:
+        if not self.games and self.notes:
+            return ("Journal repaired", "Nothing in it could", "be read; it is kept",
+                    "aside. See the log.")
         lines = [f"Kept {self.games} game(s);"]
         lines.append("nothing lost." if not self.losses else
                      f"{self.losses} lost some moves." if self.losses > 1 else
@@ -801,8 +809,10 @@ def _readable_games(path: Path, replays: Replays | None
             # Only SELECTs follow. writable_schema also makes SQLite read a file shorter
             # than its header says (a lost tail) instead of refusing it outright.
             db.execute("PRAGMA writable_schema=ON")
-            ids = _ids(db)
             chained = db.execute("PRAGMA user_version").fetchone()[0] >= 2
+            if chained:
+                _restore_schema(db)
+            ids = _ids(db)
         except sqlite3.Error:
             ids = None
         if ids is None:
@@ -846,14 +856,10 @@ def _readable_games(path: Path, replays: Replays | None
                 (not chained or (entries[-1][5] if entries else root) == row[14])
             outcome: Any = True
             if replays is not None:
-                good = _replayable(entries, lambda inputs: replays(
+                good, outcome = _replayable(entries, lambda inputs: replays(
                     row[1], row[6], options, setup, inputs))
                 whole = whole and good == len(entries)
                 entries = entries[:good]
-                try:
-                    outcome = replays(row[1], row[6], options, setup, _effective(entries))
-                except Exception:  # noqa: BLE001 - _replayable already vouched for it
-                    outcome = True
             row[12] = len(_effective(entries))  # inputs
             row[14] = entries[-1][5] if entries else root  # head
             if whole and isinstance(outcome, tuple) and row[5] != "abandoned":
@@ -870,6 +876,20 @@ def _readable_games(path: Path, replays: Replays | None
         return games, notes
     finally:
         db.close()
+
+
+def _restore_schema(db: sqlite3.Connection) -> None:
+    """Put back the schema text of a damaged copy: it is known, and one garbled byte in
+    it would otherwise make every row unreadable."""
+    try:
+        for statement, name in zip(filter(str.strip, _SCHEMA.split(";")),
+                                   ("games", "entries", "games_status")):
+            db.execute("UPDATE sqlite_master SET sql = ? WHERE name = ? AND sql IS NOT ?",
+                       (statement.strip(), name, statement.strip()))
+        db.execute("PRAGMA writable_schema=RESET")  # reload it
+        db.execute("PRAGMA writable_schema=ON")
+    except sqlite3.Error:
+        pass  # unreadable as it is: the readers below get what they can
 
 
 def _ids(db: sqlite3.Connection) -> list[int] | None:
@@ -940,18 +960,22 @@ def _effective(entries: list[tuple]) -> list[dict[str, Any]]:
         for _, seq, kind, action, at, _chain in entries)
 
 
-def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], bool]
-                ) -> int:
+def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], Any]
+                ) -> tuple[int, Any]:
     """How many of ``entries`` (from the first) the engine replays: all of them, or the
-    longest prefix that works (binary search, then a check)."""
+    longest prefix that works (binary search, then a check); and what ``replays`` said
+    of that prefix."""
+    said: dict[int, Any] = {}
+
     def ok(count: int) -> bool:
         try:
-            return bool(replays(_effective(entries[:count])))
+            said[count] = replays(_effective(entries[:count]))
         except Exception:  # noqa: BLE001 - a replay that raises is a replay that fails
-            return False
+            said[count] = None
+        return bool(said[count])
 
     if ok(len(entries)):
-        return len(entries)
+        return len(entries), said[len(entries)]
     low, high = 0, len(entries)  # ok(low) is assumed, ok(high) is False
     while high - low > 1:
         middle = (low + high) // 2
@@ -961,4 +985,6 @@ def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], 
             high = middle
     while low > 0 and not ok(low):  # an undo can make failure non-monotone: be sure
         low -= 1
-    return low
+    if low not in said:
+        ok(low)
+    return low, said[low]

@@ -87,7 +87,8 @@ def _told(loss: Loss, session: Session, path: Path) -> tuple[str, ...]:
     if loss.game_lost:
         return ("Journal rewound", f"Game #{loss.game} was lost", "(cut off at power",
                 "loss). See the log.")
-    lines = [f"Game #{loss.game}: lost the", f"last {loss.inputs} input(s)."]
+    lines = [f"Game #{loss.game}: lost the", f"last {loss.inputs} input(s)."] if loss.inputs \
+        else [f"Game #{loss.game}: its last", "change was lost."]
     if here:
         lines.append(f"Resumed at turn {turn}.")
     return ("Journal rewound", *lines, "See the log.")

@@ -420,3 +420,22 @@ def test_the_paused_screen_is_left_dimmed(tmp_path, gpio):
     rig.daemon.request_stop()
     rig.daemon.shutdown()
     assert rig.panel.lit and rig.panel.contrast == 1
+
+
+def test_an_idle_box_checkpoints_the_journal(tmp_path, gpio):
+    """A few seconds after the last input the WAL is folded into the journal file, so a
+    damaged WAL frame can cost at most one burst of play."""
+    import os
+
+    from companion.daemon import CHECKPOINT_IDLE
+
+    rig = Rig(tmp_path, gpio)
+    start_game(rig)
+    navigate(rig)
+    wal = tmp_path / "journal.db-wal"
+    assert wal.stat().st_size > 0
+    assert rig.daemon.timeout() <= CHECKPOINT_IDLE  # the loop wakes for it
+    rig.clock.now += CHECKPOINT_IDLE
+    rig.daemon.step(0)
+    assert os.path.getsize(wal) == 0 and not rig.journal._dirty
+    rig.journal.close()

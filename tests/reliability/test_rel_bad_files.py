@@ -200,3 +200,48 @@ def test_another_programs_database_refuses_to_start(tmp_path):
     code, err = run_until_exit(tmp_path)
     assert code == 2 and "not a companion journal" in err
     assert (state / "journal.db").exists()
+
+
+@pytest.mark.parametrize("how", ["garbled action", "not UTF-8", "schema text", "rewritten"])
+def test_damage_quick_check_misses_is_salvaged_and_the_box_starts(tmp_path, box, how):
+    """Rows that SQLite finds sound but that do not decode, or do not match their
+    checksums: the box salvages instead of tracing back, and resumes what is sound."""
+    state, inputs = box
+    with sqlite3.connect(state / "journal.db") as db:
+        if how == "garbled action":
+            db.execute("""UPDATE entries SET action = '{"card":"H"' WHERE seq = 3""")
+        elif how == "not UTF-8":
+            db.execute("UPDATE entries SET action = CAST(x'7b22ff227d' AS TEXT) WHERE seq = 3")
+        elif how == "rewritten":  # parses, means something else: only the chain sees it
+            db.execute("""UPDATE entries SET action = '{"do":"pass"}' WHERE seq = 3""")
+        else:
+            db.execute("PRAGMA writable_schema=ON")
+            db.execute("UPDATE sqlite_master SET sql = replace(sql, 'kind TEXT', 'kind TEXT(')"
+                       " WHERE name = 'entries'")
+    status, err = run_until_ready(tmp_path)
+    assert "kept as journal.db.damaged-1" in err, err
+    assert status.startswith("Game #1: "), status  # resumed where it is still sound
+    with Journal(state / "journal.db") as journal:
+        kept = Journal.effective_inputs(journal.load(1).entries)
+    assert kept == inputs[:len(kept)] and len(kept) == (INPUTS if how == "schema text" else 2)
+
+
+def test_a_registry_nested_thousands_deep_only_disables_tapping(tmp_path, box):
+    state, _ = box
+    registry = tmp_path / "tags.json"
+    registry.write_text('{"version": 1, "tags": ' + "[" * 50_000 + "]" * 50_000 + "}")
+    write_config(tmp_path / "config.toml", state_dir=state, registry=str(registry))
+    status, err = run_until_ready(tmp_path)
+    assert status.startswith("Game #1: ") and "nested too deeply" in err
+
+
+def test_a_second_box_on_one_state_directory_is_refused(tmp_path, box):
+    import os
+
+    from companion import statelock
+
+    state, _ = box
+    with statelock.acquire(state, "sim"):
+        code, err = run_until_exit(tmp_path)
+    assert code == 2 and f"in use by pid {os.getpid()} (companion sim)" in err
+    assert len(err.strip().splitlines()) == 1, err
