@@ -728,9 +728,10 @@ def salvage(path: str | os.PathLike[str], replays: Replays | None = None,
     now ends.  Raises JournalError if even that fails.
     """
     path = Path(path)
-    finished = finish_salvage(path)
-    if finished is not None:  # an earlier salvage was interrupted: that was its end
-        return Journal(path, now), finished
+    if Path(f"{path}.salvage-new").exists():  # an earlier salvage was cut short: finish it
+        finished = finish_salvage(path)
+        if finished is not None:
+            return Journal(path, now), finished
     n = 1
     while any(Path(f"{path}.damaged-{n}{s}").exists() for s in _SIDE):
         n += 1
@@ -770,7 +771,8 @@ def salvage(path: str | os.PathLike[str], replays: Replays | None = None,
 
 def finish_salvage(path: str | os.PathLike[str]) -> SalvageReport | None:
     """Swap in a complete salvaged journal left by an interrupted salvage (and drop an
-    incomplete one); returns its report, or None if there was nothing to finish."""
+    incomplete one); returns the report of a salvage the table has not been told about
+    yet, or None."""
     path = Path(path)
     tmp, new, report_file = (Path(f"{path}.salvage{s}") for s in ("-tmp", "-new", "-report"))
     _unlink(*(f"{tmp}{s}" for s in _SIDE))  # a half-built one: the damaged file is in place
@@ -779,10 +781,11 @@ def finish_salvage(path: str | os.PathLike[str]) -> SalvageReport | None:
     except (OSError, ValueError, KeyError, TypeError):
         report = None
     if not new.exists():
+        # Swapped in, but the table was not told yet (see salvage_told): still news.
+        if report is not None and (path.parent / report.kept_as).exists():
+            return report
         _unlink(report_file)
-        # Swapped in, but killed before the report was taken: it is still news.
-        return report if report is not None and (path.parent / report.kept_as).exists() \
-            else None
+        return None
     if report is None:
         report = SalvageReport(f"{path.name}.damaged-0", 0, ["the salvage report was lost"], 1)
     kept = path.parent / report.kept_as
@@ -791,8 +794,13 @@ def finish_salvage(path: str | os.PathLike[str]) -> SalvageReport | None:
             os.replace(f"{path}{suffix}", f"{kept}{suffix}")
     os.replace(new, path)
     _fsync_dir(path.parent)
-    _unlink(report_file)
     return report
+
+
+def salvage_told(path: str | os.PathLike[str]) -> None:
+    """The table has the salvage's alert: the next start need not repeat it.  Until
+    this is called (a kill between the salvage and the OLED), each start repeats it."""
+    _unlink(f"{path}.salvage-report")
 
 
 _COLUMNS = ("id, game, created, updated, finished, status, seed, options, setup, meta, turns,"

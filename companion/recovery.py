@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .games.common import ui_for
-from .journal import Journal, JournalError, Loss, finish_salvage, salvage
+from .journal import Journal, JournalError, Loss, finish_salvage, salvage, salvage_told
 from .registry import Registry
 from .session import Session, SessionConfig
 
@@ -73,6 +73,7 @@ def open_session(path: Path, registry: Registry, config: SessionConfig,
         alerts.append(_told(loss, session, path))
     for alert in alerts:
         session.alert(*alert)
+    salvage_told(path)
     return session
 
 

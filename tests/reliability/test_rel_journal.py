@@ -284,3 +284,53 @@ def test_a_mid_game_restart_shows_the_last_notices_again(tmp_path):
     finally:
         again.journal.close()
         journal.close()
+
+
+SALVAGE_CHILD = r"""
+import sys
+from pathlib import Path
+from companion import recovery
+from companion.registry import sim_registry
+from companion.session import SessionConfig
+print("go", flush=True)
+recovery.open_session(Path(sys.argv[1]), sim_registry(), SessionConfig()).journal.close()
+print("done", flush=True)
+"""
+
+
+def test_real_kills_during_a_salvage_never_lose_the_games(crashed, tmp_path):
+    """SIGKILL at random moments of a start that salvages: the next start always has both
+    games and the damaged file kept, and tells the table unless the killed one had."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    source, expected = crashed
+    rng = random.Random("salvage-kills")
+    for round_ in range(12 if LONG else 4):
+        for old in tmp_path.glob("journal.db*"):
+            old.unlink()
+        path = restore(source, tmp_path, cut=False)
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE entries SET action = '{' WHERE game_id = ? AND seq = 5",
+                       (expected[0],))
+        child = subprocess.Popen([sys.executable, "-c", SALVAGE_CHILD, str(path)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            assert child.stdout.readline() == b"go\n"
+            time.sleep(rng.uniform(0.0, 0.4))
+            child.send_signal(signal.SIGKILL)
+        finally:
+            child.wait()
+        finished = b"done" in child.stdout.read()  # then its alert was shown by it
+        session = recovery.open_session(path, sim_registry(), SessionConfig())
+        try:
+            with Journal(path, readonly=True) as j:
+                assert len(j.games()) == 2, f"round {round_}"
+            assert session.game_id == expected[0] and len(session.game.inputs) == 4
+            if not finished:
+                assert session.overlay is not None and session.overlay["title"] == REPAIRED
+            assert list(tmp_path.glob("journal.db.damaged-*"))
+        finally:
+            session.journal.close()
