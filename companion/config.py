@@ -105,6 +105,9 @@ class PrivateOledConfig:
 
     addresses: tuple[int, ...] = ()
     ports: tuple[int, ...] = ()
+    # SDA and SCL of the one I2C bus other than 1 that they use (its dtoverlay decides),
+    # so no button or LED is given the same pins.
+    bus_pins: tuple[int, ...] = ()
 
     def screens(self, default_port: int) -> dict[int, tuple[int, int]]:
         """Camp -> (I2C bus, address)."""
@@ -284,6 +287,7 @@ def _parse(text: str, name: str, environ: Mapping[str, str]) -> Config:
     # Checks across keys only make sense once every key is valid on its own.
     _check_needed(rd, config)
     _check_screens(rd, config)
+    _check_second_bus(rd, config)
     _check_pins(rd, config)
     rd.raise_first()
     return config
@@ -562,7 +566,16 @@ def _private_oled(rd: _Reader) -> PrivateOledConfig:
     if ports and len(ports) != len(addresses):
         rd.problem((t, "ports"), f"expected one bus per address ({len(addresses)}), "
                                  f"got {len(ports)}")
-    return PrivateOledConfig(addresses=addresses, ports=ports)
+    bus_pins = rd.get(t, "bus_pins", _pin_pair, d.bus_pins)
+    return PrivateOledConfig(addresses=addresses, ports=ports, bus_pins=bus_pins)
+
+
+def _pin_pair(value: Any) -> tuple[int, ...]:
+    if value == []:
+        return ()  # none: every private OLED is on bus 1
+    if not isinstance(value, list) or len(value) != 2:
+        raise _Bad(f"expected [SDA, SCL], two GPIO numbers, got {_show(value)}")
+    return tuple(_gpio(pin) for pin in value)
 
 
 def _buttons(rd: _Reader) -> ButtonsConfig:
@@ -704,6 +717,24 @@ def _check_screens(rd: _Reader, config: Config) -> None:
         taken[spot] = f"camp {camp}'s OLED"
 
 
+def _check_second_bus(rd: _Reader, config: Config) -> None:
+    """A private OLED on a bus other than 1 needs that bus's pins written down: its
+    overlay decides them (dtoverlay=i2c3 on a Pi 4 takes GPIO 4 and 5, and 5 is OK)."""
+    if config.oled.driver == "none":
+        return
+    others = sorted({port for port, _ in config.private_oled.screens(config.oled.port).values()}
+                    - {1})
+    if len(others) > 1:
+        rd.problem(("private_oled", "ports"), f"at most one I2C bus besides bus 1, got "
+                                              f"{', '.join(map(str, others))}")
+    elif others and not config.private_oled.bus_pins:
+        rd.problem(("private_oled", "bus_pins"),
+                   f"a private OLED is on I2C bus {others[0]}: write its pins, e.g. "
+                   f"bus_pins = [23, 24] with dtoverlay=i2c-gpio,bus={others[0]},"
+                   "i2c_gpio_sda=23,i2c_gpio_scl=24 (see hardware/private-oleds.md)",
+                   rd.line("private_oled", "ports"))
+
+
 def _check_needed(rd: _Reader, config: Config) -> None:
     # Point at the list if it is written down, else at the choice that needs it.
     if config.reader.kind == "rdm6300" and not config.reader.rdm6300:
@@ -751,6 +782,9 @@ def _check_pins(rd: _Reader, config: Config) -> None:
                                       name=f"the OLED's SPI0 bus (CE{oled.spi_device})"))
             pins += [_Claim(oled.dc_pin, ("oled", "dc_pin")),
                      _Claim(oled.rst_pin, ("oled", "rst_pin"))]
+    if oled.driver != "none" and config.private_oled.bus_pins:
+        pins += [_Claim(pin, ("private_oled", "bus_pins"), what)
+                 for pin, what in zip(config.private_oled.bus_pins, ("SDA", "SCL"))]
     pins += [_Claim(pin, ("buttons", key))
              for key, pin in zip(BUTTON_KEYS, config.buttons.pins.values())]
     if leds.sink == "gpio":  # the pins of an unused sink claim nothing
@@ -1021,6 +1055,10 @@ def dumps_defaults() -> str:
         f"#addresses = {v(d.private_oled.addresses)}",
         "# The I2C bus of each; unset, the [oled] port for all.",
         f"#ports = {v(d.private_oled.ports)}",
+        "# SDA and SCL of that other bus, which its dtoverlay decides: e.g. [23, 24]",
+        "# with dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=23,i2c_gpio_scl=24. Required for",
+        "# a bus other than 1, so that no button or LED gets the same pins.",
+        f"#bus_pins = {v(d.private_oled.bus_pins)}",
         "",
         "[buttons]",
         "# One GPIO per button; each button connects its pin to ground.",

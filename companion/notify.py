@@ -26,6 +26,9 @@ class Notifier:
         if self._address:
             try:
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                # A full receive queue (a reader that stopped reading) must drop the
+                # message, not block the game loop in sendto() forever.
+                self._sock.setblocking(False)
             except OSError as exc:
                 log.warning("systemd notify socket unavailable: %s", exc)
         usec = environ.get("WATCHDOG_USEC", "")

@@ -683,9 +683,33 @@ def test_qno_pads_give_pads_to_players(tmp_path):
     assert cfg.session_config(cfg.load(None)).qno_pads == {}
 
 
-def test_private_oleds_give_camps_their_own_screens(tmp_path):
+def test_a_second_i2c_bus_must_say_its_pins_and_they_claim_them(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text("[private_oled]\naddresses = [0x3D, 0x3C]\nports = [1, 3]\n")
+    with pytest.raises(ConfigError) as info:
+        cfg.load(str(path))
+    assert "line 3: private_oled.bus_pins: a private OLED is on I2C bus 3: write its pins" \
+        in str(info.value)
+    # dtoverlay=i2c3 on a Pi 4 puts bus 3 on GPIO 4 and 5: 5 is the OK button.
+    path.write_text("[private_oled]\naddresses = [0x3D, 0x3C]\nports = [1, 3]\n"
+                    "bus_pins = [4, 5]\n")
+    with pytest.raises(ConfigError) as info:
+        cfg.load(str(path))
+    assert "line 4: private_oled.bus_pins: SCL: GPIO 5 is already used by buttons.ok " \
+        "(its default)" in str(info.value)
+    path.write_text("[private_oled]\naddresses = [0x3D, 0x3C]\nports = [3, 4]\n"
+                    "bus_pins = [23, 24]\n")
+    with pytest.raises(ConfigError, match="at most one I2C bus besides bus 1"):
+        cfg.load(str(path))
+    path.write_text("[private_oled]\nbus_pins = [23]\n")
+    with pytest.raises(ConfigError, match=r"expected \[SDA, SCL\], two GPIO numbers"):
+        cfg.load(str(path))
+
+
+def test_private_oleds_give_camps_their_own_screens(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[private_oled]\naddresses = [0x3D, 0x3C]\nports = [1, 3]\n"
+                    "bus_pins = [23, 24]\n")
     config = cfg.load(str(path))
     assert config.private_oled.screens(config.oled.port) == {0: (1, 0x3D), 1: (3, 0x3C)}
     assert session_config(config).private_screens == (0, 1)

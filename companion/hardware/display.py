@@ -1,7 +1,8 @@
 """The OLED behind a tiny interface: ``show(image)``, ``pause(image)`` and ``close()``.
 
 Frames go out only when the picture changed: an I2C frame costs about 23 ms at
-400 kHz, and an idle box should send nothing at all. The real device and the fakes
+400 kHz, and an idle box should send nothing at all. Of a changed picture only the
+changed columns of changed pages go out (:mod:`.pages`). The real device and the fakes
 are the same class around the same luma drivers: tests, benches and the simulator
 open them over fake kernel buses (:mod:`.fake_bus`) that fail on demand, so they
 exercise the code the box runs. (``luma.core.device.dummy``, which keeps the last
@@ -28,7 +29,6 @@ from luma.core.error import Error as LumaError
 from PIL import Image
 
 from . import pages
-from .pages import PageWriter
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +55,7 @@ class Display:
         self._clock = clock
         self._last: bytes | None = None  # the frame on the panel
         self._wanted: Image.Image | None = None  # the frame it should show
-        self._writer: PageWriter | None = None  # for ``device``; None: full frames
-        self._writer_for: Any = None
+        self._writer: pages.PageWriter | None = None  # None: full frames (or start afresh)
         self.contrast = 255  # the configured contrast, restored when the panel wakes
         self.dimmed = False
 
@@ -124,14 +123,12 @@ class Display:
             self.frames.append(image.copy())
         return True
 
-    def _page_writer(self) -> PageWriter | None:
-        """The partial-update writer for the current device (a new one after a reopen,
-        whose first frame goes out in full)."""
+    def _page_writer(self) -> pages.PageWriter | None:
+        """The partial-update writer for the current device: a new one (whose first
+        frame goes out in full) after a reopen or a fault."""
         if not self.partial:
             return None
-        if self._writer_for is not self.device:
-            self._writer_for, self._writer = self.device, pages.for_device(self.device)
-        elif self._writer is None:
+        if self._writer is None or self._writer.device is not self.device:
             self._writer = pages.for_device(self.device)
         return self._writer
 

@@ -17,6 +17,7 @@ RAM), so a test can read back what a real panel would show, and power-cycle it
 from __future__ import annotations
 
 import errno as errnos
+import os
 import sys
 import time
 import types
@@ -177,18 +178,12 @@ class Wire:
             self.failed += 1
             if is_data:
                 self.data_transfers -= 1
-            raise OSError(self.errno, errnos.errorcode.get(self.errno, "error") + ": " +
-                          _STRERROR.get(self.errno, "I/O error"))
+            raise OSError(self.errno, os.strerror(self.errno))  # as the kernel says it
         self.transfers += 1
 
     def bus_ms(self, hz: int = 400_000) -> float:
         """Milliseconds the traffic so far took at a clock of ``hz``."""
         return self.bits * 1000.0 / hz
-
-
-_STRERROR = {errnos.EREMOTEIO: "Remote I/O error", errnos.EIO: "Input/output error",
-             errnos.ENXIO: "No such device or address",
-             errnos.ETIMEDOUT: "Connection timed out"}
 
 
 class I2CWire(Wire):
@@ -205,7 +200,7 @@ class I2CWire(Wire):
         if panel is None:
             self.failed += 1
             # The bcm2835 driver's answer to an address nobody acknowledges.
-            raise OSError(errnos.EREMOTEIO, "Remote I/O error")
+            raise OSError(errnos.EREMOTEIO, os.strerror(errnos.EREMOTEIO))
         self._fault(is_data)
         self.bits += 9 * (1 + len(payload)) + 2  # 8 bits + ACK per byte; start and stop
         if is_data:

@@ -2,6 +2,7 @@
 
 import os
 import socket
+import threading
 import time
 
 import pytest
@@ -83,3 +84,21 @@ def test_a_long_start_asks_for_more_time_until_it_is_done(systemd):
         sock.recv(4096)
     n.close()
     Notifier({}).keep_starting()()  # outside systemd: nothing, and stopping is safe
+
+
+def test_a_listener_that_stops_reading_never_blocks_the_box(systemd):
+    """The kernel queues only a few datagrams for an unread socket; then sendto would
+    block. The game loop sends its watchdog pings from its own thread."""
+    path, sock = systemd
+    n = Notifier({"NOTIFY_SOCKET": path})
+    done = threading.Event()
+
+    def flood():
+        for _ in range(200):
+            n.watchdog()
+        done.set()
+
+    threading.Thread(target=flood, daemon=True).start()
+    assert done.wait(5), "sendto blocked on a full notify socket"
+    assert sock.recv(4096) == b"WATCHDOG=1"  # the first ones did arrive
+    n.close()
