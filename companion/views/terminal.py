@@ -196,8 +196,8 @@ def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
     adds a ``#``/``.`` row under the track values. Expects the logical frame from
     :func:`companion.views.leds.entanglion_frame`, before any brightness cap.
     """
-    if len(frame) != leds.PIXEL_COUNT:
-        raise ValueError(f"frame must have {leds.PIXEL_COUNT} pixels, got {len(frame)}")
+    if len(frame) not in (leds.PIXEL_COUNT, leds.FRAME_LENGTH):
+        raise ValueError(f"frame must have {leds.FRAME_LENGTH} pixels, got {len(frame)}")
     canvas = _Canvas(_MAP_ROWS)
     for row, col, title in _TITLES:
         canvas.put(row, col, title)
@@ -207,7 +207,8 @@ def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
         canvas.put(row, col, "x" + LABELS[planet], glyph + LABELS[planet])
     lines = canvas.lines()
 
-    track = [tuple(rgb) for rgb in frame[leds.TRACK_OFFSET :]]
+    track = [tuple(rgb) for rgb in frame[leds.TRACK_OFFSET : leds.TRACK_OFFSET + len(TRACK)]]
+    turn = tuple(frame[leds.TURN_INDEX]) if len(frame) > leds.TURN_INDEX else leds.OFF
     values = [str(value) for value in TRACK]
     lines.append("")
     if colour:
@@ -215,9 +216,9 @@ def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
             _fg(display_colour(rgb) if any(rgb) else OFF_GREY, value)
             for rgb, value in zip(track, values)
         ]
-        lines.append(_TRACK_LABEL + " ".join(cells))
+        lines.append(_TRACK_LABEL + " ".join(cells) + "  turn " + _planet_glyph(turn, True))
     else:
-        lines.append(_TRACK_LABEL + " ".join(values))
+        lines.append(_TRACK_LABEL + " ".join(values) + "  turn " + letter(turn))
         marks = ["#" if any(rgb) else "." for rgb in track]
         lines.append(" " * len(_TRACK_LABEL) + " ".join(marks))
     return lines
