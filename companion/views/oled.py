@@ -321,6 +321,8 @@ def circuit(m: dict[str, Any]) -> Image.Image:
 
 
 def qno_end(m: dict[str, Any]) -> Image.Image:
+    if m.get("page"):
+        return _story_page(m)
     image, draw = _canvas()
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
     draw_centered(image, 4, " ".join(m["winners"]) + " WINS" if len(m["winners"]) == 1
@@ -328,7 +330,7 @@ def qno_end(m: dict[str, Any]) -> Image.Image:
     for row, line in enumerate(clip(wrap(m["reason"], WIDTH - 4), 2)):
         draw_centered(image, 24 + row * CELL_H, line)
     draw_centered(image, 44, fit(f"{m['turns']} turns, ends |{m['state']}>", WIDTH - 4))
-    draw_text(image, (WIDTH - 2 - text_width("OK"), HEIGHT - CELL_H - 1), "OK")
+    _pages_hint(image, m)
     return image
 
 
@@ -383,7 +385,9 @@ def qlanet(m: dict[str, Any]) -> Image.Image:
 
 
 def qlanet_end(m: dict[str, Any]) -> Image.Image:
-    """The reveal: the true board left, who won and why right."""
+    """The reveal: the true board left, who won and why right; then the story."""
+    if m.get("page"):
+        return _story_page(m)
     image, draw = _canvas()
     _bar(image, draw, "Game over: the truth")
     _planet_grid(image, draw, m["planets"])
@@ -392,38 +396,62 @@ def qlanet_end(m: dict[str, Any]) -> Image.Image:
            inverted=True)
     for row, line in enumerate(clip(wrap(m["reason"], WIDTH - _PANEL_X), 2), 1):
         _panel(image, draw, row, line)
-    _panel(image, draw, 3, f"cost {m['costs'][0]}/{m['costs'][1]}")
-    _panel(image, draw, 4, f"{m['moves']} moves")
-    draw_text(image, (WIDTH - 1 - text_width("OK"), HEIGHT - CELL_H), "OK")
+    for camp in (0, 1):
+        _panel(image, draw, 3 + camp, f"C{camp} cost {m['costs'][camp]}")
+    hint = "▼ story OK" if m.get("pages", 1) > 1 else "OK"
+    draw_text(image, (WIDTH - 1 - text_width(hint), HEIGHT - CELL_H), hint)
     return image
 
 
-def _ket_lines(code: str) -> list[str]:
-    """A ket such as ``|00>+|01>+|10>-|11>`` cut between terms to fit the panel."""
-    terms = re.findall(r"[+-]?\|[01]{2}>", code) or [code]
+def _ket_lines(code: str, width: int) -> list[str]:
+    """A ket such as ``|00>+|01>+|10>-|11>`` (or a list of generators) cut between
+    terms to fit ``width`` pixels."""
+    terms = re.findall(r"[+-]?\|[01]+>", code) or code.split(" ")
     lines = [""]
     for term in terms:
-        if lines[-1] and text_width(lines[-1] + term) > WIDTH - _PANEL_X:
+        sep = "" if term[0] in "+-|" or not lines[-1] else " "
+        if lines[-1] and text_width(lines[-1] + sep + term) > width:
             lines.append("")
-        lines[-1] += term
+            sep = ""
+        lines[-1] += sep + term
     return lines
 
 
+def _secret_head(secret: dict[str, Any]) -> str:
+    return "+".join(map(str, secret["planets"])) + (f" {secret['bell']}" if secret["bell"] else "")
+
+
 def qlanet_secret(m: dict[str, Any]) -> Image.Image:
-    """One camp's own view and the codes of the pairs it knows (its secret)."""
+    """One camp's own view and the codes of the pairs and groups it knows (its
+    secret): beside the grid while they fit there, else on the whole screen."""
     image, draw = _canvas()
     _bar(image, draw, f"Camp {m['camp']} secret", f"#{m['input']}")
-    _planet_grid(image, draw, m["planets"])
-    pairs = m["pairs"]
-    if not pairs:
-        _panel(image, draw, 0, "no secret")
-    for i, pair in enumerate(pairs[:2]):
-        a, b = pair["planets"]
-        _panel(image, draw, 3 * i, f"{a}+{b} {pair['bell'] or ''}".rstrip(), inverted=True)
-        for row, line in enumerate(_ket_lines(pair["code"])[:2], 3 * i + 1):
-            _panel(image, draw, row, line)
-    if len(pairs) > 2:
-        _panel(image, draw, 5, f"+{len(pairs) - 2} more")
+    secrets = m["pairs"]
+    panel: list[tuple[str, bool]] = []
+    for secret in secrets:
+        panel.append((_secret_head(secret), True))
+        panel += [(line, False) for line in _ket_lines(secret["code"], WIDTH - _PANEL_X)]
+    if len(panel) <= BODY_LINES and all(text_width(t) <= WIDTH - _PANEL_X for t, _ in panel):
+        _planet_grid(image, draw, m["planets"])
+        if not secrets:
+            _panel(image, draw, 0, "no secret")
+        for row, (text, head) in enumerate(panel):
+            _panel(image, draw, row, text, inverted=head)
+        return image
+    rows: list[tuple[str, bool]] = []  # the grid would not leave room: words only
+    for secret in secrets:
+        head = _secret_head(secret) + ":"
+        kets = _ket_lines(secret["code"], WIDTH - text_width(head + " "))
+        if len(kets) == 1:
+            rows.append((f"{head} {kets[0]}", False))
+        else:
+            rows.append((head, True))
+            rows += [(line, False) for line in _ket_lines(secret["code"], WIDTH)]
+    for row, (text, head) in enumerate(clip(rows, BODY_LINES)):
+        if head:
+            draw.rectangle((0, BODY_Y + row * LINE_H - 1, text_width(text) - 1,
+                            BODY_Y + row * LINE_H + CELL_H - 1), fill=1)
+        draw_text(image, (0, BODY_Y + row * LINE_H), text, fill=0 if head else 1)
     return image
 
 

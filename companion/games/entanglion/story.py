@@ -129,8 +129,6 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
 
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show``."""
-    from .ui import PART
-
     out = [f"Result: {st['status']}" + (f" ({st['reason']})" if st["reason"] else ""),
            f"Turns: {st['turns']}" + (f", played for {st['time']}" if st["time"] else ""),
            f"Difficulty: {DIFFICULTY.get(st['start_space'], st['start_space'])}"]
@@ -138,7 +136,7 @@ def text(st: dict[str, Any]) -> list[str]:
         out.append("Options: " + ", ".join(f"{k}={v}" for k, v in st["options"].items()))
     out.append(f"Components aboard: {st['parts']}/8")
     for ship, comps in st["retrieved"].items():
-        out.append(f"  {ship.capitalize()} retrieved {', '.join(PART[c] for c in comps)}")
+        out.append(f"  {ship.capitalize()} retrieved {', '.join(pretty(c) for c in comps)}")
     out.append(f"Rolls: {st['rolls']} made, {st['failed']} failed")
     causes = ", ".join(f"{cause} {n}" for cause, n in st["detections"].items())
     out.append(f"Detections: {sum(st['detections'].values())}"
@@ -162,7 +160,7 @@ def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
     stories = list(stories)
     finished = [st for st in stories if st["status"] in ("won", "lost")]
     won = [st for st in finished if st["status"] == "won"]
-    out = [f"Entanglion: {len(stories)} games, {len(finished)} finished, "
+    out = [f"Entanglion: {len(stories)} game{"s" * (len(stories) != 1)}, {len(finished)} finished, "
            f"{rate(len(won), len(finished))}"]
     if not finished:
         return out

@@ -430,7 +430,8 @@ class _Notices:
         lines.append(f"{who(self.g.state.turn_player)} starts")
         if self.board.pos:
             m, r = self.board.pos
-            lines += [f"Mercurial at {SHORT[m]}", f"Rubicon at {SHORT[r]}"]
+            lines.append(f"Ships: both {SHORT[m]}" if m == r else
+                         f"Ships: M {SHORT[m]}, R {SHORT[r]}")
         return lines
 
     # -------------------------------------------------------------- play
@@ -648,7 +649,7 @@ def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str,
                               g.state.options["cnot_phase_kickback"])
         return f"{value} → {'no effect' if dest == g.state.pos else where(dest)}", \
             tuple(dict.fromkeys(dest))
-    return card_name(value), ()
+    return (EVENT_SHORT[value] if value in EVENT_SHORT else card_name(value)), ()
 
 
 _PROMPT_TITLE = {
@@ -787,10 +788,8 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
     acts = [a for a in g.legal_actions() if only is None or a["do"] == only]
     trades = [a for a in acts if a["do"] == "interconnect"]
     ranked = []
-    for a in acts:
-        if a["do"] == "interconnect":
-            continue
-        o = odds.action_odds(g, a)
+    plays = [a for a in acts if a["do"] != "interconnect"]
+    for a, o in zip(plays, odds.moves(g, plays)):
         ranked.append((_rank(g, a, o), len(ranked), _action_item(g, a, o)))
     if trades:
         ranked.append(((5, 0), len(ranked), _interconnect_item(g, trades)))
