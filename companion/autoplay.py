@@ -34,6 +34,7 @@ class AutoPlayer:
         self.seed = seed
         self.table: Table | None = None  # QNO's real cards (the box never sees them)
         self._move: dict[str, Any] | None = None  # the QLANET move being made
+        self._goal: dict[str, Any] | None = None  # the Entanglion input being made
 
     def next_command(self, s: Session) -> str | None:
         """The next command to type, or None when the game is over."""
@@ -60,8 +61,13 @@ class AutoPlayer:
         if s.ui.NAME == "qlanet":
             return self._qlanet(s, screen)
         pads = {seat: pad for pad, seat in sorted(s.config.pads.items(), reverse=True)}
-        if s.menu is not None:  # a menu we opened: the plan says what to pick
-            return "press back"
+        if s.menu is not None:  # a menu on the way to the move (the actions, a confirm)
+            items = s.menu.model["items"]
+            target = next((i for i, item in enumerate(items) if _leads_to(item, self._goal)),
+                          None)
+            if target is None:
+                return "press back"
+            return self._move_to(screen["cursor"], target, len(items))
         if g.pending:
             options = g.pending["options"]
             i = self.rnd.randrange(len(options))
@@ -69,19 +75,16 @@ class AutoPlayer:
                 return f"tap {pads[g.pending['player']]} {options[i]}"
             return self._move_to(screen["cursor"], i, len(options))
         act = self._choose(g)
+        self._goal = act
         pad = pads[act["player"]]
         if self.taps and act["do"] in ("navigate", "event"):
-            return f"tap {pad} {act['card']}"
+            return f"tap {pad} {act['card']}"  # a move out of Entanglion then asks
         if self.taps and act["do"] == "exchange":
             self._plan = [f"tap {pad} {act['card']}"]
             return "press exchange"
         if act["do"] == "retrieve":
             return "press retrieve"
-        # buttons alone: the action menu lists the legal actions in order
-        legal = g.legal_actions()
-        index = legal.index(act)
-        self._plan = self._moves(0, index, len(legal) + 3) + ["press ok"]
-        return "press ok"
+        return "press ok"  # buttons alone: the action menu (then its items lead there)
 
     def _qno(self, s: Session, screen: dict[str, Any]) -> str:
         """QNO: the table deals real cards; taps for cards, menus for the rest."""
@@ -144,6 +147,16 @@ class AutoPlayer:
             return "press ok"
         self._plan = moves[1:] + ["press ok"]
         return moves[0]
+
+
+def _leads_to(item: Any, goal: dict[str, Any] | None) -> bool:
+    """Whether choosing ``item`` plays ``goal`` (at once, or through the menus it opens)."""
+    act = item.action
+    if goal is None or not isinstance(act, dict):
+        return False
+    if "menu" in act:
+        return any(_leads_to(i, goal) for i in act["items"])
+    return act == goal
 
 
 def _qlanet_item(items: list[Any], move: dict[str, Any]) -> int | None:

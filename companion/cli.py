@@ -69,8 +69,6 @@ def _sim(args: argparse.Namespace) -> int:
 
 
 def _games(args: argparse.Namespace) -> int:
-    import datetime
-
     from .journal import Journal, JournalError
     from .sim import default_state_dir
 
@@ -83,18 +81,97 @@ def _games(args: argparse.Namespace) -> int:
         with Journal(path, readonly=True) as journal:
             if args.action == "export":
                 return _export(journal, args.id, args.qasm)
+            if args.action == "show":
+                return _show(journal, args.id)
             rows = journal.games()
+            stories = {g.id: _story(journal, g.id) for g in rows}
     except JournalError as exc:
         print(f"companion games: {exc}", file=sys.stderr)
         return 2
-    print(f"{'id':>4}  {'date':16}  {'game':10}  {'result':9}  {'turns':>5}  inputs")
+    print(f"{'id':>4}  {'date':16}  {'game':10}  {'result':9}  {'turns':>5}  {'inputs':>6}  story")
     for g in rows:
-        try:
-            date = datetime.datetime.fromtimestamp(g.created).strftime("%Y-%m-%d %H:%M")
-        except (ValueError, OverflowError, OSError, TypeError):  # a hand-edited value
-            date = "?"
-        print(f"{g.id:>4}  {date:16}  {g.game:10}  {g.status:9}  {g.turns:>5}  {g.inputs}")
+        date = _date(g.created)
+        told = stories[g.id]
+        line = _story_module(g.game).line(told) if told else "(does not replay)"
+        print(f"{g.id:>4}  {date:16}  {g.game:10}  {g.status:9}  {g.turns:>5}  {g.inputs:>6}  "
+              f"{line}")
     return 0
+
+
+def _story_module(game: str):
+    import importlib
+
+    return importlib.import_module(f"companion.games.{game}.story")
+
+
+def _story(journal, game_id: int) -> dict | None:
+    """The story of a journal game (replayed), or None if it no longer replays."""
+    from .games.common import ui_for
+    from .journal import Journal
+
+    record = journal.load(game_id)
+    try:
+        ui = ui_for(record.game)
+        g = ui.replay(record.seed, record.options, record.setup or {},
+                      Journal.effective_inputs(record.entries))
+    except Exception:  # noqa: BLE001 - an old or damaged game: listed, not told
+        return None
+    return ui.story(g, record)
+
+
+def _show(journal, game_id: int | None) -> int:
+    """The whole story of one game."""
+    if game_id is None:
+        print("companion games show: which game? (an id from 'companion games')",
+              file=sys.stderr)
+        return 2
+    record = journal.load(game_id)
+    told = _story(journal, game_id)
+    date = _date(record.created)
+    print(f"Game #{record.id}: {record.game}, started {date}")
+    if told is None:
+        print(f"companion games show: game #{game_id} does not replay with this version "
+              "('companion games export' still prints its inputs)", file=sys.stderr)
+        return 2
+    for line in _story_module(record.game).text(told):
+        print(line)
+    return 0
+
+
+def _stats(args: argparse.Namespace) -> int:
+    """Every game of the journal summed up, per kind of game."""
+    from .games.common import GAMES
+    from .journal import Journal, JournalError
+    from .sim import default_state_dir
+
+    path = os.path.join(args.state_dir or default_state_dir(), "journal.db")
+    if not os.path.exists(path):
+        print(f"companion stats: no journal at {path} (no game played yet)", file=sys.stderr)
+        return 2
+    try:
+        with Journal(path, readonly=True) as journal:
+            stories = [s for g in journal.games() if (s := _story(journal, g.id))]
+    except JournalError as exc:
+        print(f"companion stats: {exc}", file=sys.stderr)
+        return 2
+    if not stories:
+        print("No games yet.")
+        return 0
+    for game in GAMES:
+        mine = [s for s in stories if s["game"] == game]
+        if mine:
+            for line in _story_module(game).aggregate(mine):
+                print(line)
+    return 0
+
+
+def _date(created: float) -> str:
+    import datetime
+
+    try:
+        return datetime.datetime.fromtimestamp(created).strftime("%Y-%m-%d %H:%M")
+    except (ValueError, OverflowError, OSError, TypeError):  # a hand-edited value
+        return "?"
 
 
 def _export(journal, game_id: int | None, qasm: bool = False) -> int:
@@ -227,15 +304,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--web", metavar="[HOST:]PORT",
                    help="also serve the box as a web page (host 127.0.0.1 by default)")
     p.set_defaults(func=_sim)
-    p = sub.add_parser("games", help="list the games in the journal, or export one")
-    p.add_argument("action", nargs="?", choices=("list", "export"), default="list")
+    p = sub.add_parser("games", help="list the games in the journal with their story, "
+                                     "show one, or export one")
+    p.add_argument("action", nargs="?", choices=("list", "show", "export"), default="list")
     p.add_argument("id", nargs="?", type=_int64("the game id", 1),
-                   help="game id (for export)")
+                   help="game id (for show and export)")
     p.add_argument("--qasm", action="store_true",
                    help="export a QNO game's circuit as OpenQASM 2 instead of a scenario")
     p.add_argument("--state-dir", metavar="DIR",
                    help="where the journal lives (default: ~/.local/share/companion)")
     p.set_defaults(func=_games)
+    p = sub.add_parser("stats", help="every game in the journal summed up: win rates by "
+                                     "difficulty and options, turns, causes of loss")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="where the journal lives (default: ~/.local/share/companion)")
+    p.set_defaults(func=_stats)
     p = sub.add_parser("run", help="the box on the Raspberry Pi (what the systemd service runs)")
     _config_arg(p)
     p.set_defaults(func=_run)

@@ -42,6 +42,7 @@ from .inputs import (
 )
 from .journal import Journal, JournalError
 from .registry import Registry
+from .views.font import wrap
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,8 @@ class Session:
         self.cursor = 0
         self.page = 0
         self.notices: list[dict[str, Any]] = []
+        self.detail = 0  # the page of the front notice's details on show (0: the notice)
+        self._story: dict[str, Any] | None = None  # the finished game's story, once told
         self.overlay: dict[str, Any] | None = None  # error, undo notice or info card
         self.anim = 0  # roll animation steps still to show
         self.phase = 0  # blink phase for the LEDs
@@ -119,10 +122,19 @@ class Session:
             return self.ui.peek_warning(self.game, self.peek)
         if self.notices:
             front = self.notices[0]
+            if self.detail:
+                return self._details(front)
             if front["screen"] == "roll" and self.anim:
                 return {**front, "frame": ROLL_FRAMES - self.anim}
             return front
         return self._menu_screen(self._current_menu())
+
+    def _details(self, notice: dict[str, Any]) -> dict[str, Any]:
+        """A page of a notice's details: every line of what happened, a press away."""
+        pages = _detail_pages(notice)
+        page = min(self.detail, len(pages))
+        return {"screen": "text", "title": "Details", "right": f"{page}/{len(pages)}",
+                "lines": pages[page - 1], "hint": "▲▼ OK"}
 
     def private_screens(self) -> dict[int, dict[str, Any]]:
         """The screen model of each seat's own OLED (none outside a game with secrets)."""
@@ -134,9 +146,11 @@ class Session:
     def led_model(self) -> dict[str, Any]:
         if self.mode != "game":
             return {}
-        model = self.ui.leds(self.game)
-        if self.notices and self.notices[0].get("highlight"):
-            model["highlight"] = self.notices[0]["highlight"]
+        # A notice carries the board as of what it has told: the LEDs never run ahead.
+        front = self.notices[0] if self.notices else {}
+        model = dict(front["leds"]) if "leds" in front else self.ui.leds(self.game)
+        if front.get("highlight"):
+            model["highlight"] = front["highlight"]
         menu = self._current_menu()
         if menu and not self.notices and self.overlay is None:
             items = menu["items"]
@@ -181,16 +195,25 @@ class Session:
                 return  # dismissing is all these do
         if self.notices:
             if button == OK:
-                if self.notices[0]["screen"] == "roll" and self.anim:
+                if self.notices[0]["screen"] == "roll" and self.anim and not self.detail:
                     self.anim = 0  # skip the animation
                 else:
                     self._next_notice()
                 return
-            if button in (BACK, UP, DOWN):
-                if button == BACK:
-                    self.notices = []
-                    self._start_front()
-                    self._note_read()
+            if button in (UP, DOWN):
+                if self.notices[0].get("details"):
+                    pages = len(_detail_pages(self.notices[0]))
+                    self.detail = max(0, min(pages, self.detail + (1 if button == DOWN else -1)))
+                return
+            if button == BACK:
+                # Skip to the summary (it tells the outcome), or past everything from it.
+                ahead = [i for i, n in enumerate(self.notices) if n.get("details") or
+                         n.get("summary")]
+                self.notices = self.notices[ahead[0]:] if ahead and ahead[0] > 0 and \
+                    not self.detail else []
+                self.detail = 0
+                self._start_front()
+                self._note_read()
                 return
         if isinstance(event, Tag):
             self._keeping_notices(lambda: self._tag(event))
@@ -211,11 +234,11 @@ class Session:
     def _keeping_notices(self, act: Callable[[], None]) -> None:
         """Run ``act``: an accepted input moves on from the notices; one that only put
         up an error or an info card leaves them (and a rolling die) to read after it."""
-        unread, anim = self.notices, self.anim
-        self.notices, self.anim = [], 0
+        unread, anim, detail = self.notices, self.anim, self.detail
+        self.notices, self.anim, self.detail = [], 0, 0
         act()
         if self.overlay is not None and not self.notices and self.overlay["screen"] != "undo":
-            self.notices, self.anim = unread, anim
+            self.notices, self.anim, self.detail = unread, anim, detail
 
     # ------------------------------------------------------------------ menus
 
@@ -224,8 +247,8 @@ class Session:
             return self.menu.model if self.menu is not None else self._main_menu()
         if self.mode == "setup":
             step = self.ui.SETUP_STEPS[self.setup_step]
-            n = len(self.ui.SETUP_STEPS)
-            return {"title": f"Setup {self.setup_step + 1}/{n}: {step.title}", "text": [],
+            return {"title": step.title, "right": f"Setup {self.setup_step + 1}/"
+                    f"{self._setup_total()}", "text": [],
                     "items": [Item(label, None) for label, _ in step.choices]}
         if self.menu is not None:
             return self.menu.model
@@ -240,10 +263,13 @@ class Session:
         if menu is None:
             g = self.game
             if g.status in ("won", "lost"):
-                return self.ui.end_screen(g)
+                return self.ui.end_screen(g, self.page, self._game_story())
             return self.ui.status(g, self.page)
-        return {"screen": "menu", "title": menu["title"], "text": list(menu["text"]),
-                "items": [i.label for i in menu["items"]], "cursor": self.cursor}
+        out = {"screen": "menu", "title": menu["title"], "text": list(menu["text"]),
+               "items": [i.label for i in menu["items"]], "cursor": self.cursor}
+        if menu.get("right"):
+            out["right"] = menu["right"]
+        return out
 
     def _main_menu(self) -> dict[str, Any]:
         items = []
@@ -271,6 +297,8 @@ class Session:
         if g.status in ("won", "lost"):
             if button == OK:
                 self._leave()
+            elif button in (UP, DOWN):  # the story of the game, page by page
+                self.page += 1 if button == DOWN else -1
             return
         if button in (UP, DOWN):
             self.page += 1 if button == DOWN else -1
@@ -370,7 +398,9 @@ class Session:
 
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)
-        model["items"] = model["items"] + [
+        # The pre-selected item must never harm: with no move to offer, it is "back".
+        first = [] if model["items"] else [Item("Back to the game", {"session": "keep"})]
+        model["items"] = first + model["items"] + [
             Item("Undo last action", {"session": "undo"}),
             Item("Main menu (keep)", {"session": "leave"}),
             Item("End this game", {"session": "confirm_end"}),
@@ -379,9 +409,21 @@ class Session:
 
     # ------------------------------------------------------------------ setup
 
+    def _setup_total(self) -> int:
+        """Every setup screen, the game's own after these menus included (it may
+        depend on the choices: real cards or dice add screens)."""
+        if not hasattr(self.ui, "setup_total"):
+            return len(self.ui.SETUP_STEPS)
+        options = {step.key: self.setup_choices.get(step.key, self._step_default(step))
+                   for step in self.ui.SETUP_STEPS}
+        return self.ui.setup_total(options)
+
+    def _step_default(self, step: Any) -> Any:
+        return getattr(self.config, step.key, step.default)
+
     def _setup_default(self) -> int:
         step = self.ui.SETUP_STEPS[self.setup_step]
-        want = self.setup_choices.get(step.key, getattr(self.config, step.key, None))
+        want = self.setup_choices.get(step.key, self._step_default(step))
         values = [v for _, v in step.choices]
         return values.index(want) if want in values else 0
 
@@ -540,8 +582,20 @@ class Session:
             return
         self._shown = None
         self._close()
+        self._story = None
         describe = getattr(self.ui, "describe", _describe)  # a game may word it itself
         self.overlay = {"screen": "undo", "text": describe(act)}
+
+    def _game_story(self) -> dict[str, Any] | None:
+        """The finished game's story (told once; the journal adds the time played)."""
+        if self._story is None and hasattr(self.ui, "story"):
+            try:
+                record = self.journal.load(self.game_id)
+            except JournalError as exc:
+                log.error("story of game #%s without its journal record: %s", self.game_id, exc)
+                record = None
+            self._story = self.ui.story(self.game, record)
+        return self._story
 
     def _status(self) -> str:
         status = self.game.status
@@ -554,6 +608,7 @@ class Session:
         entry ``entry`` of the game in play (0: its setup)."""
         self.notices = notices
         self._shown = (self.game_id, entry, len(notices) if of is None else of)
+        self._story = None  # a new input: the story (if the game ended) is told afresh
         self._start_front()
 
     def _next_notice(self) -> None:
@@ -568,6 +623,7 @@ class Session:
             self.journal.mark_read(game_id, entry, max(0, total - len(self.notices)))
 
     def _start_front(self) -> None:
+        self.detail = 0
         self.anim = ROLL_FRAMES if self.notices and self.notices[0]["screen"] == "roll" else 0
         if not self.notices:
             self.phase = 0  # the end-of-game show starts with the end screen
@@ -596,6 +652,25 @@ class Session:
         """The OLED gets the gist; the log (journald) gets the file and the cause."""
         log.error("%s: %s", what, exc)
         self._error(f"{what}: the journal cannot be written (see the log)")
+
+
+DETAIL_LINES = 5
+
+
+def _detail_pages(notice: dict[str, Any]) -> list[list[str]]:
+    """A notice's details in pages that fit the OLED, a sentence never split over two
+    unless it is longer than a page."""
+    pages: list[list[str]] = [[]]
+    for text in notice.get("details", []):
+        lines = wrap(text)
+        if pages[-1] and len(pages[-1]) + len(lines) > DETAIL_LINES:
+            pages.append([])
+        while len(lines) > DETAIL_LINES:
+            pages[-1] += lines[:DETAIL_LINES]
+            pages.append([])
+            lines = lines[DETAIL_LINES:]
+        pages[-1] += lines
+    return pages
 
 
 def _describe(act: dict[str, Any]) -> str:

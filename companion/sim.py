@@ -11,12 +11,18 @@ into the same input events the buttons and reader pads produce:
     tap 2 quantum tunnel           (names are case-insensitive; spaces or _)
     tap 2 uid=04E10101010000       (a raw tag UID, known or not)
     tap 1 top                      (QNO: the top card of the simulated draw pile)
-    hand                           (QNO: the hand of the player the box waits for)
+    tap 1 01_7  or  tap 1 |01> 7   (QNO: a card by its tag name or as the screen shows it)
+    hand                           (QNO: the hand of the player the box waits for, as
+                                   tap names them)
     wait 1.5                       (let 1.5 s of animation and blinking pass)
     expect screen status           (script checks: screen, status, turn, detection,
     expect text DETECTED            ships, hand, planets, costs, or text = any
                                    word on screen)
     show | help | quit
+
+Interactively the simulator fits the terminal: the OLED in half blocks beside the
+board map from 173x37, in braille beside a compact map down to 80x24 (smaller, it
+says what it needs). Without ``--seed`` every new game is dealt at random.
 
 ``--script FILE`` (or ``-`` for standard input) runs commands from a file, writes
 every distinct OLED frame to ``--frames DIR`` as a numbered PNG and every LED frame
@@ -31,6 +37,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -44,10 +51,14 @@ from . import recovery, statelock
 from .journal import Journal, JournalError
 from .registry import Registry, RegistryError, default_sim_path, normalise_uid
 from .session import ROLL_STEP, SessionConfig
-from .views.terminal import board_map, halfblocks
+from .views.terminal import board_compact, board_map, braille, halfblocks
 
 EXIT_OK, EXIT_EXPECT, EXIT_SCRIPT = 0, 1, 2
 MAX_TICKS = 10_000  # a "wait" never spins forever
+WIDE = (173, 37)  # columns, rows of the big layout (half blocks beside the board map)
+SMALL = (80, 22)  # the braille layout, a help line and the prompt
+PROMPT = ("press ok|back|up|down|retrieve|exchange  hold back  tap PAD CARD  hand  help  "
+          "quit")
 
 
 class ScriptError(Exception):
@@ -146,7 +157,7 @@ class Sim:
             if not found:
                 raise ScriptError("the top card has no tag in the registry")
             return found[0][0]
-        name = what.strip().replace(" ", "_")
+        name = _qno_name(what.strip()) or what.strip().replace(" ", "_")
         # Names repeat across games (an H in Entanglion and in QNO): prefer the game
         # on the box, so a script taps the card its players would hold.
         session = self.box.session
@@ -163,9 +174,11 @@ class Sim:
         session = self.box.session
         if session.mode != "game" or session.ui.NAME != "qno":
             raise ScriptError("top and hand are for a QNO game in play")
-        return Table.of(session.game, session.game_id or 0)
+        # The game's own seed deals the table: a random game gets random hands.
+        return Table.of(session.game, session.game.seed)
 
     def _hand(self) -> str:
+        """The cards of the player the box waits for, as ``tap`` names them."""
         from .games.qno.cards import label
 
         g = self.box.session.game
@@ -173,8 +186,9 @@ class Sim:
         p = g.awaiting()
         if p is None:
             return "The game is over"
-        return f"P{p}'s hand: " + (", ".join(label(c) for c in sorted(table.hands[p - 1]))
-                                   or "empty")
+        cards = sorted(table.hands[p - 1])
+        return f"P{p}'s hand: " + (", ".join(f"{c} ({label(c)})" if c != label(c) else c
+                                             for c in cards) or "empty")
 
     def _input(self, event: Any) -> None:
         self.box.handle(event)
@@ -248,21 +262,43 @@ class Sim:
                     fh.write(json.dumps([list(p) for p in frame]) + "\n")
             self._leds_written = len(leds)
 
-    def render(self, colour: bool = True) -> str:
-        """The OLED in half blocks beside the board map with its 24 LEDs."""
+    def render(self, colour: bool = True, size: tuple[int, int] | None = None) -> str:
+        """The OLED beside the board map with its LEDs: half blocks and the big map
+        when ``size`` (columns, rows) allows or is not given, braille and a compact
+        map down to 80x24, else a line saying what size is needed."""
         image = self.box.display.image
-        left = halfblocks(image, border=True) if image is not None else []
-        frame = self.box.leds.last or ((0, 0, 0),) * 24
-        right = board_map(frame, colour=colour)
+        frame = self.box.leds.last or ((0, 0, 0),) * 25
+        if size is None or (size[0] >= WIDE[0] and size[1] >= WIDE[1]):
+            left = halfblocks(image, border=True) if image is not None else []
+            right, gap = board_map(frame, colour=colour), 130
+        elif size[0] >= SMALL[0] and size[1] >= SMALL[1]:
+            left = braille(image, border=True) if image is not None else []
+            right, gap = board_compact(frame, colour=colour), 66
+        else:
+            return (f"companion sim needs a terminal of at least {SMALL[0]}x{SMALL[1] + 2}"
+                    f" (this one is {size[0]}x{size[1]}); {WIDE[0]}x{WIDE[1]} shows the OLED"
+                    " large")
         lines = []
         for i in range(max(len(left), len(right))):
-            a = left[i] if i < len(left) else " " * 130
+            a = left[i] if i < len(left) else " " * gap
             b = right[i] if i < len(right) else ""
             lines.append(f"{a}  {b}")
         return "\n".join(lines)
 
 
 HELP = __doc__.split("\n\n")[2] if __doc__ else ""
+_QNO_VALUE = {"+2": "draw_two", "skip": "skip", "rev": "reverse", "reverse": "reverse",
+              "draw two": "draw_two"}
+
+
+def _qno_name(what: str) -> str | None:
+    """A QNO card typed as the screen and ``hand`` show it ("|01> 7", "|10> Skip") as
+    its tag name ("01_7", "10_skip"); None if it is not written that way."""
+    m = re.fullmatch(r"\|([01]{2})>\s*(.+)", what)
+    if m is None:
+        return None
+    value = m.group(2).strip().lower()
+    return f"{m.group(1)}_{_QNO_VALUE.get(value, value)}"
 
 _OWN_FRAME = re.compile(r"oled-\d{4,}\.png|leds\.jsonl")
 
@@ -340,12 +376,12 @@ def interactive(sim: Sim, colour: bool) -> int:
     while True:
         if tty:
             sys.stdout.write("\x1b[H\x1b[2J")
-        print(sim.render(colour=colour))
+        size = tuple(shutil.get_terminal_size()) if tty else None
+        print(sim.render(colour=colour, size=size))  # type: ignore[arg-type]
         for message in sim.messages:
             print(message)
         sim.messages.clear()
-        print("press ok|back|up|down|retrieve|exchange  hold back|exchange  release exchange  "
-              "tap PAD CARD  help  quit")
+        print(PROMPT)
         try:
             line = input("> ")
         except (EOFError, KeyboardInterrupt):

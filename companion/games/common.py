@@ -15,11 +15,13 @@ class Item(NamedTuple):
 
 
 class Step(NamedTuple):
-    """One setup question: an option key and its choices (label, value)."""
+    """One setup question: an option key, its choices (label, value) and the value
+    pre-selected when the box's config has none (the rule book's)."""
 
     key: str
     title: str
     choices: tuple[tuple[str, Any], ...]
+    default: Any = None
 
 
 GAMES = ("entanglion", "qno", "qlanet")  # in main-menu order
@@ -30,3 +32,34 @@ def ui_for(game: str) -> ModuleType:
     if game not in GAMES:
         raise KeyError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
     return importlib.import_module(f"companion.games.{game}.ui")
+
+
+# ------------------------------------------------------------------ the story of a game
+
+PAUSE = 10 * 60  # seconds: a longer gap between two inputs is a break, not play
+
+
+def played_seconds(record: Any) -> float | None:
+    """Time spent playing a journal game: the gaps between its inputs (from its start),
+    leaving out breaks longer than :data:`PAUSE`. None without a record."""
+    if record is None:
+        return None
+    times = [record.created] + [e.at for e in record.entries]
+    return sum(b - a for a, b in zip(times, times[1:]) if 0 <= b - a <= PAUSE)
+
+
+def duration(seconds: float | None) -> str:
+    """``"52 min"``, ``"1 h 05"``, ``"<1 min"``; "" when unknown."""
+    if seconds is None:
+        return ""
+    minutes = round(seconds / 60)
+    if minutes < 1:
+        return "<1 min"
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d}"
+
+
+def rate(won: int, games: int) -> str:
+    """``"3/4 won (75%)"``."""
+    return f"{won}/{games} won ({round(100 * won / games)}%)" if games else "no games"

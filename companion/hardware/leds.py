@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from ..games.entanglion.board import PLANETS
-from ..views.leds import PIXEL_COUNT, PIXELS, TRACK_OFFSET
+from ..views.leds import FRAME_PIXELS, PIXEL_COUNT, PIXELS, TRACK_OFFSET
 
 Frame = tuple[tuple[int, int, int], ...]
 OFF = (0, 0, 0)
@@ -74,7 +74,8 @@ def load_led_map(path: str | os.PathLike[str]) -> tuple[int | None, ...]:
 
     The file is JSON: ``{"chain": ["ZERO", "ONE", ..., "track1", ..., null]}``, the
     logical pixel names (``views.leds.PIXELS``) in the order the chain is wired.
-    Every logical pixel must appear exactly once.
+    Every board pixel must appear exactly once; ``turn`` (whose turn it is) at most
+    once, if the build has a pixel for it.
     """
     try:
         with open(path, encoding="utf-8") as fh:
@@ -86,7 +87,7 @@ def load_led_map(path: str | os.PathLike[str]) -> tuple[int | None, ...]:
     chain = data.get("chain") if isinstance(data, dict) else None
     if not isinstance(chain, list):
         raise LedMapError(f'{path}: expected {{"chain": [pixel names in chain order]}}')
-    index = {name: i for i, name in enumerate(PIXELS)}
+    index = {name: i for i, name in enumerate(FRAME_PIXELS)}
     seen: set[str] = set()
     out: list[int | None] = []
     for position, name in enumerate(chain):

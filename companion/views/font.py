@@ -13,7 +13,8 @@ Characters without a glyph draw as a box and never raise.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
@@ -33,6 +34,34 @@ ELLIPSIS = "\u2026"
 _ON = "#"
 _OFF = "."
 _DATA_FILE = "font5x7.txt"
+
+# While a ``truncations()`` block runs: every text the views cut or clip, and whether
+# glyphs are drawn at all (a check of layouts only needs their arithmetic).
+_cuts: list[str] | None = None
+_paste = True
+
+
+@contextmanager
+def truncations(draw: bool = True) -> Iterator[list[str]]:
+    """Collect every text that ``fit`` cuts, ``clip`` drops or ``draw_text`` draws
+    past an edge of its image while the block runs (screens must never cut text; the
+    tests render many games inside this). ``draw=False`` skips pasting glyphs, so a
+    screen's layout is checked at a fraction of the cost of drawing it."""
+    global _cuts, _paste
+    outer = _cuts, _paste
+    _cuts, _paste = [], draw and _paste
+    try:
+        yield _cuts
+    finally:
+        found = _cuts
+        _cuts, _paste = outer
+        if _cuts is not None:
+            _cuts.extend(found)
+
+
+def _report(text: str) -> None:
+    if _cuts is not None:
+        _cuts.append(text)
 
 
 def parse_glyphs(text: str) -> dict[str, tuple[str, ...]]:
@@ -163,8 +192,12 @@ def draw_text(
     advance = CELL_W * scale
     end = x + len(text) * advance
     width, height = image.size
+    if (x < 0 or end - scale > width or y < 0 or y + GLYPH_H * scale > height) and text.strip():
+        _report(text)  # some of it falls off the screen
     if y >= height or y + GLYPH_H * scale <= 0:
         return end  # the whole line is off-screen
+    if not _paste:
+        return end
     colour = 255 if fill else 0
     # Only characters that overlap the image are pasted; paste itself clips the
     # partly visible ones at the edges.
@@ -234,6 +267,14 @@ def fit(text: str, width_px: int, scale: int = 1) -> str:
     per_line = _chars_per_line(width_px, scale)
     if len(text) <= per_line:
         return text
+    _report(text)
     if per_line < 1:
         return ""
     return text[: per_line - 1].rstrip(" ") + ELLIPSIS
+
+
+def clip(lines: list[str], count: int) -> list[str]:
+    """The first ``count`` lines; dropping any is a cut that ``truncations`` reports."""
+    if len(lines) > count:
+        _report(" / ".join(lines[count:]))
+    return lines[:count]

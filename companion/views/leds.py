@@ -14,7 +14,12 @@ The model is a plain mapping; every key is optional::
         "targets": ["PSI_PLUS", ...],       # choice targets: blink amber
         "detection": 3,                     # space 1..12, or None for all off
         "result": None,                     # or "won" / "lost"
+        "turn": "mercurial",                # whose turn: the turn pixel, or None
     }
+
+The frame has one more pixel after the 24 of the board: ``turn``, lit in the colour of
+the player (ship, camp or seat) whose turn it is. A build wires it only if its LED map
+names it (the board pixels are required, ``turn`` is optional).
 
 ``phase`` is the only time input: the shell bumps it from a blink timer, and only
 runs that timer while :func:`blinking` says the frame depends on it, so an idle box
@@ -44,12 +49,17 @@ LOST_RED: RGB = (255, 0, 0)
 WON_GREEN: RGB = (0, 255, 0)
 
 TRACK_NAMES = tuple(f"track{space}" for space in range(1, LAST_SPACE + 1))
-PIXELS: tuple[str, ...] = tuple(PLANETS) + TRACK_NAMES
+PIXELS: tuple[str, ...] = tuple(PLANETS) + TRACK_NAMES  # the board: every map has them
 PIXEL_COUNT = len(PIXELS)  # 24
 TRACK_OFFSET = len(PLANETS)  # index of track1
+TURN = "turn"
+OPTIONAL_PIXELS: tuple[str, ...] = (TURN,)  # a map may wire them; frames always carry them
+FRAME_PIXELS = PIXELS + OPTIONAL_PIXELS
+FRAME_LENGTH = len(FRAME_PIXELS)  # 25
+TURN_INDEX = FRAME_PIXELS.index(TURN)
 _PLANET_INDEX = {planet: i for i, planet in enumerate(PLANETS)}
 
-OFF_FRAME: Frame = (OFF,) * PIXEL_COUNT
+OFF_FRAME: Frame = (OFF,) * FRAME_LENGTH
 
 RESULTS = (None, "won", "lost")
 
@@ -161,7 +171,11 @@ def entanglion_frame(model: Mapping, phase: int = 0) -> Frame:
     planets = _planet_colours(model, phase)  # validates planets even when won
     if result == "won":
         planets = [_rainbow(i, phase) for i in range(len(PLANETS))]
-    return tuple(planets + _track_colours(detection, result, phase))
+    turn = model.get("turn")
+    if turn not in (None, MERCURIAL, RUBICON):
+        raise ValueError(f"turn must be mercurial, rubicon or None: {turn!r}")
+    turn_colour = {MERCURIAL: MERCURIAL_BLUE, RUBICON: RUBICON_RED}.get(turn, OFF)
+    return tuple(planets + _track_colours(detection, result, phase) + [turn_colour])
 
 
 def blinking(model: Mapping) -> bool:
@@ -204,7 +218,7 @@ def qno_frame(model: Mapping, phase: int = 0) -> Frame:
             seats.append(_rainbow(i, phase))
         else:
             seats.append(colour if seat == i + 1 else SEAT_DIM)
-    return tuple(seats + [colour] * LAST_SPACE)
+    return tuple(seats + [colour] * LAST_SPACE + [colour if seat else OFF])
 
 
 # ------------------------------------------------------------------ QLANET
@@ -263,7 +277,8 @@ def qlanet_frame(model: Mapping, phase: int = 0) -> Frame:
                  for i in range(LAST_SPACE)] if winners else [OFF] * LAST_SPACE
     else:
         track = [QLANET_CAMPS[turn] if turn in (0, 1) else OFF] * LAST_SPACE
-    return tuple(colours + seats + track)
+    return tuple(colours + seats + track + [QLANET_CAMPS[turn] if turn in (0, 1) and not won
+                                            else OFF])
 
 
 def frame(model: Mapping, phase: int = 0) -> Frame:

@@ -3,14 +3,20 @@
 A *screen model* is a plain dict built by the session and the game's ``ui`` module;
 its ``screen`` key picks the layout:
 
-- ``menu``: ``title``, ``text`` (context lines), ``items`` (labels), ``cursor``
-- ``text``: ``title``, ``lines``, ``hint``
-- ``status``: Entanglion's resting screen (see ``games.entanglion.ui.status``)
+- ``menu``: ``title``, ``text`` (context lines), ``items`` (labels), ``cursor``, and
+  ``right`` (optional: a counter at the right of the title bar)
+- ``text``: ``title``, ``lines``, ``hint``, ``right`` (optional)
+- ``status``: Entanglion's resting screen (see ``games.entanglion.ui.status``):
+  ``turn``, ``number``, ``detection``, ``ships``, ``engine_control``, ``hand``,
+  ``parts``, ``next`` (the ready-made lines) and the value to beat drawn large
 - ``roll``: ``player``, ``die``, ``purpose``, ``value``, ``modifier``, ``modified``,
-  ``beat``, ``result`` and ``frame`` (an animation step, or None for the result)
+  ``need`` (the lowest face that wins, or None), ``result`` and ``frame`` (an animation
+  step, or None for the result)
 - ``card``: ``title``, ``kind``, ``name``, ``text``, ``footer``
 - ``error``, ``undo``: ``text``
-- ``end``: ``result`` (won/lost), ``reason``, ``turns``, ``detection``, ``parts``
+- ``end``: ``result`` (won/lost), ``reason``, ``turns``, ``detection``, ``parts``,
+  ``time``; ``page`` of ``pages``: page 0 is the result, the others the story of the
+  game (``title``, ``lines``)
 - ``qno``: QNO's resting screen (see ``games.qno.ui.status``)
 - ``circuit``: ``columns`` (pairs of q0, q1 cells), ``first``, ``last``, ``total``
 - ``qno_end``: ``winners``, ``reason``, ``turns``, ``state``, ``gates``
@@ -32,7 +38,7 @@ from typing import Any, Callable
 
 from PIL import Image, ImageDraw
 
-from .font import CELL_H, draw_centered, draw_text, fit, text_width, wrap
+from .font import CELL_H, clip, draw_centered, draw_text, fit, text_width, wrap
 
 WIDTH, HEIGHT = 128, 64
 BAR_H = 9  # title bar height
@@ -73,10 +79,13 @@ def _boxes(draw: ImageDraw.ImageDraw, x: int, y: int, filled: int, total: int,
     return x + total * step
 
 
+MENU_LABEL = 120  # 20 characters from x=2, clear of the scroll arrows at x=122
+
+
 def menu(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
-    _bar(image, draw, m["title"])
-    text = [line for t in m.get("text", []) for line in wrap(t, WIDTH)][:3]
+    _bar(image, draw, m["title"], m.get("right", ""))
+    text = clip([line for t in m.get("text", []) for line in wrap(t, WIDTH)], 3)
     for row, line in enumerate(text):
         _line(image, row, line)
     items, cursor = m["items"], m.get("cursor", 0)
@@ -87,8 +96,8 @@ def menu(m: dict[str, Any]) -> Image.Image:
         y = BODY_Y + row * LINE_H
         selected = index == cursor
         if selected:
-            draw.rectangle((0, y - 1, WIDTH - 8, y + CELL_H - 1), fill=1)
-        draw_text(image, (2, y), fit(label, WIDTH - 10), fill=0 if selected else 1)
+            draw.rectangle((0, y - 1, MENU_LABEL + 1, y + CELL_H - 1), fill=1)
+        draw_text(image, (2, y), fit(label, MENU_LABEL), fill=0 if selected else 1)
     if top > 0:
         draw_text(image, (WIDTH - 6, BODY_Y + len(text) * LINE_H), "▲")
     if top + rows < len(items):
@@ -98,39 +107,41 @@ def menu(m: dict[str, Any]) -> Image.Image:
 
 def text_screen(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
-    _bar(image, draw, m["title"])
-    lines = [line for t in m.get("lines", []) for line in wrap(t, WIDTH)]
+    _bar(image, draw, m["title"], m.get("right", ""))
     hint = m.get("hint", "")
-    room = BODY_LINES - (1 if hint else 0)
-    if len(lines) > room:
-        lines = lines[:room - 1] + [fit(lines[room - 1] + " …", WIDTH)]
+    lines = clip([line for t in m.get("lines", []) for line in wrap(t, WIDTH)],
+                 BODY_LINES - (1 if hint else 0))
     for row, line in enumerate(lines):
         _line(image, row, line)
     _hint(image, hint)
     return image
 
 
+_BEAT_X = 97  # the value to beat: a white box right of the track, over three rows
+
+
 def status(m: dict[str, Any]) -> Image.Image:
+    """Entanglion's resting screen: the track with the value to beat large beside it,
+    the ships, engine control, the hand, parts and events, and the next step."""
     image, draw = _canvas()
     _bar(image, draw, f"{m['turn']}", f"turn {m['number']}")
     det = m["detection"]
     _line(image, 0, "Det")
-    end = _boxes(draw, 20, BODY_Y + 1, det["space"], 12)
-    draw_text(image, (end + 3, BODY_Y), f"={det['value']}")
-    ships = m["ships"]
-    names = list(ships)
-    _line(image, 1, f"{names[0][:1]} {ships[names[0]]:<7}{names[1][:1]} {ships[names[1]]}")
+    _boxes(draw, 20, BODY_Y + 1, det["space"], 12)
+    draw.rectangle((_BEAT_X, BODY_Y, WIDTH - 1, BODY_Y + 3 * LINE_H - 2), fill=1)
+    box_w = WIDTH - _BEAT_X
+    draw_text(image, (_BEAT_X + (box_w - text_width("beat") + 1) // 2, BODY_Y + 1), "beat",
+              fill=0)
+    value = str(det["value"])
+    draw_text(image, (_BEAT_X + (box_w - text_width(value, 2) + 2) // 2, BODY_Y + 10), value,
+              fill=0, scale=2)
+    draw_text(image, (0, BODY_Y + LINE_H), fit(m["ships"], _BEAT_X - 2))
     _line(image, 2, "Eng")
     end = _boxes(draw, 20, BODY_Y + 2 * LINE_H + 1, m["engine_control"], 6)
     draw_text(image, (end + 3, BODY_Y + 2 * LINE_H), f"{m['engine_control']}/6")
-    hand = m.get("hand")
-    _line(image, 3, "Hand " + (" ".join(hand) if hand is not None else
-                               f"{m['hand_count']} cards"))
-    if m["events"]:
-        _line(image, 4, "Ev " + ", ".join(m["events"]))
-    parts = m["parts"]
-    _line(image, 5, "Parts " + " ".join(f"{k[:1]}{v}" for k, v in parts.items())
-          + f" +{m['parts_left']} out")
+    _line(image, 3, m["hand"])
+    _line(image, 4, m["parts"])
+    _line(image, 5, m["next"])
     return image
 
 
@@ -159,12 +170,11 @@ def roll(m: dict[str, Any]) -> Image.Image:
     if centarious:
         draw_text(image, (x, 22), "Centarious")
     else:
-        maths = str(m["value"])
         if m.get("modifier"):
-            maths += f"{m['modifier']:+d}={m['modified']}"
-        if m.get("beat") is not None:
-            maths += f" >{m['beat']}?"
-        draw_text(image, (x, 22), fit(maths, WIDTH - x))
+            draw_text(image, (x, 31), fit(f"{m['value']}{m['modifier']:+d}={m['modified']}",
+                                          WIDTH - x))
+        if m.get("need") is not None:
+            draw_text(image, (x, 22), f"need {m['need']}+")
     result = str(m.get("result") or "")
     if result:
         scale = 2 if text_width(result, 2) <= WIDTH - x else 1
@@ -180,12 +190,12 @@ def roll(m: dict[str, Any]) -> Image.Image:
 def card(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
     _bar(image, draw, m["title"], "EVENT" if m["kind"] == "event" else "PART")
-    names = wrap(m["name"], WIDTH)[:2]  # "Quantum Error Correction" takes two lines
+    names = clip(wrap(m["name"], WIDTH), 2)  # "Quantum Error Correction" takes two lines
     for row, line in enumerate(names):
         draw_centered(image, BODY_Y + 1 + row * CELL_H, line)
     rule = BODY_Y + 2 + len(names) * CELL_H
     draw.line((8, rule, WIDTH - 9, rule), fill=1)
-    for row, line in enumerate(wrap(m["text"], WIDTH)[:5 - len(names)]):
+    for row, line in enumerate(clip(wrap(m["text"], WIDTH), 5 - len(names))):
         draw_text(image, (0, rule + 3 + row * CELL_H), line)
     footer = m.get("footer", "")
     if footer:
@@ -197,7 +207,7 @@ def card(m: dict[str, Any]) -> Image.Image:
 def _message(title: str, text: str, hint: str) -> Image.Image:
     image, draw = _canvas()
     _bar(image, draw, title)
-    lines = wrap(text, WIDTH - 4)[:BODY_LINES - 1]
+    lines = clip(wrap(text, WIDTH - 4), BODY_LINES - 1)
     top = BODY_Y + (BODY_LINES - 1 - len(lines)) * LINE_H // 2
     for row, line in enumerate(lines):
         draw_centered(image, top + row * LINE_H, line)
@@ -213,18 +223,37 @@ def undo(m: dict[str, Any]) -> Image.Image:
     return _message("Undone", m["text"], "OK")
 
 
+def _pages_hint(image: Image.Image, m: dict[str, Any]) -> None:
+    """OK at the bottom right; "▼ more" at the left while story pages follow."""
+    draw_text(image, (WIDTH - 2 - text_width("OK"), HEIGHT - CELL_H - 1), "OK")
+    if m.get("pages", 1) > 1 and not m.get("page"):
+        draw_text(image, (2, HEIGHT - CELL_H - 1), "▼ story")
+
+
+def _story_page(m: dict[str, Any]) -> Image.Image:
+    image, draw = _canvas()
+    _bar(image, draw, m["title"], f"{m['page']}/{m['pages'] - 1}")
+    for row, line in enumerate(clip([x for t in m["lines"] for x in wrap(t, WIDTH)],
+                                    BODY_LINES - 1)):
+        _line(image, row, line)
+    _hint(image, "▲▼ OK")
+    return image
+
+
 def end(m: dict[str, Any]) -> Image.Image:
+    """The result (page 0), then the story of the game page by page."""
+    if m.get("page"):
+        return _story_page(m)
     image, draw = _canvas()
     won = m["result"] == "won"
     if won:
         draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
     draw_centered(image, 4, "WON!" if won else "LOST", scale=3)
-    lines = wrap(m["reason"], WIDTH - 4)[:2]
-    for row, line in enumerate(lines):
+    for row, line in enumerate(clip(wrap(m["reason"], WIDTH - 4), 2)):
         draw_centered(image, 28 + row * CELL_H, line)
-    summary = f"{m['turns']} turns, {m['parts']}/8 parts"
+    summary = f"{m['turns']} turns, " + (m["time"] if m.get("time") else f"{m['parts']}/8 parts")
     draw_centered(image, 46, fit(summary, WIDTH - 4))
-    draw_text(image, (WIDTH - 2 - text_width("OK"), HEIGHT - CELL_H - 1), "OK")
+    _pages_hint(image, m)
     return image
 
 
@@ -292,14 +321,16 @@ def circuit(m: dict[str, Any]) -> Image.Image:
 
 
 def qno_end(m: dict[str, Any]) -> Image.Image:
+    if m.get("page"):
+        return _story_page(m)
     image, draw = _canvas()
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
     draw_centered(image, 4, " ".join(m["winners"]) + " WINS" if len(m["winners"]) == 1
                   else "SHARED WIN", scale=2)
-    for row, line in enumerate(wrap(m["reason"], WIDTH - 4)[:2]):
+    for row, line in enumerate(clip(wrap(m["reason"], WIDTH - 4), 2)):
         draw_centered(image, 24 + row * CELL_H, line)
     draw_centered(image, 44, fit(f"{m['turns']} turns, ends |{m['state']}>", WIDTH - 4))
-    draw_text(image, (WIDTH - 2 - text_width("OK"), HEIGHT - CELL_H - 1), "OK")
+    _pages_hint(image, m)
     return image
 
 
@@ -354,47 +385,73 @@ def qlanet(m: dict[str, Any]) -> Image.Image:
 
 
 def qlanet_end(m: dict[str, Any]) -> Image.Image:
-    """The reveal: the true board left, who won and why right."""
+    """The reveal: the true board left, who won and why right; then the story."""
+    if m.get("page"):
+        return _story_page(m)
     image, draw = _canvas()
     _bar(image, draw, "Game over: the truth")
     _planet_grid(image, draw, m["planets"])
     winners = m["winners"]
     _panel(image, draw, 0, f"C{winners[0]} WINS" if len(winners) == 1 else "SHARED WIN",
            inverted=True)
-    for row, line in enumerate(wrap(m["reason"], WIDTH - _PANEL_X)[:2], 1):
+    for row, line in enumerate(clip(wrap(m["reason"], WIDTH - _PANEL_X), 2), 1):
         _panel(image, draw, row, line)
-    _panel(image, draw, 3, f"cost {m['costs'][0]}/{m['costs'][1]}")
-    _panel(image, draw, 4, f"{m['moves']} moves")
-    draw_text(image, (WIDTH - 1 - text_width("OK"), HEIGHT - CELL_H), "OK")
+    for camp in (0, 1):
+        _panel(image, draw, 3 + camp, f"C{camp} cost {m['costs'][camp]}")
+    hint = "▼ story OK" if m.get("pages", 1) > 1 else "OK"
+    draw_text(image, (WIDTH - 1 - text_width(hint), HEIGHT - CELL_H), hint)
     return image
 
 
-def _ket_lines(code: str) -> list[str]:
-    """A ket such as ``|00>+|01>+|10>-|11>`` cut between terms to fit the panel."""
-    terms = re.findall(r"[+-]?\|[01]{2}>", code) or [code]
+def _ket_lines(code: str, width: int) -> list[str]:
+    """A ket such as ``|00>+|01>+|10>-|11>`` (or a list of generators) cut between
+    terms to fit ``width`` pixels."""
+    terms = re.findall(r"[+-]?\|[01]+>", code) or code.split(" ")
     lines = [""]
     for term in terms:
-        if lines[-1] and text_width(lines[-1] + term) > WIDTH - _PANEL_X:
+        sep = "" if term[0] in "+-|" or not lines[-1] else " "
+        if lines[-1] and text_width(lines[-1] + sep + term) > width:
             lines.append("")
-        lines[-1] += term
+            sep = ""
+        lines[-1] += sep + term
     return lines
 
 
+def _secret_head(secret: dict[str, Any]) -> str:
+    return "+".join(map(str, secret["planets"])) + (f" {secret['bell']}" if secret["bell"] else "")
+
+
 def qlanet_secret(m: dict[str, Any]) -> Image.Image:
-    """One camp's own view and the codes of the pairs it knows (its secret)."""
+    """One camp's own view and the codes of the pairs and groups it knows (its
+    secret): beside the grid while they fit there, else on the whole screen."""
     image, draw = _canvas()
     _bar(image, draw, f"Camp {m['camp']} secret", f"#{m['input']}")
-    _planet_grid(image, draw, m["planets"])
-    pairs = m["pairs"]
-    if not pairs:
-        _panel(image, draw, 0, "no secret")
-    for i, pair in enumerate(pairs[:2]):
-        a, b = pair["planets"]
-        _panel(image, draw, 3 * i, f"{a}+{b} {pair['bell'] or ''}".rstrip(), inverted=True)
-        for row, line in enumerate(_ket_lines(pair["code"])[:2], 3 * i + 1):
-            _panel(image, draw, row, line)
-    if len(pairs) > 2:
-        _panel(image, draw, 5, f"+{len(pairs) - 2} more")
+    secrets = m["pairs"]
+    panel: list[tuple[str, bool]] = []
+    for secret in secrets:
+        panel.append((_secret_head(secret), True))
+        panel += [(line, False) for line in _ket_lines(secret["code"], WIDTH - _PANEL_X)]
+    if len(panel) <= BODY_LINES and all(text_width(t) <= WIDTH - _PANEL_X for t, _ in panel):
+        _planet_grid(image, draw, m["planets"])
+        if not secrets:
+            _panel(image, draw, 0, "no secret")
+        for row, (text, head) in enumerate(panel):
+            _panel(image, draw, row, text, inverted=head)
+        return image
+    rows: list[tuple[str, bool]] = []  # the grid would not leave room: words only
+    for secret in secrets:
+        head = _secret_head(secret) + ":"
+        kets = _ket_lines(secret["code"], WIDTH - text_width(head + " "))
+        if len(kets) == 1:
+            rows.append((f"{head} {kets[0]}", False))
+        else:
+            rows.append((head, True))
+            rows += [(line, False) for line in _ket_lines(secret["code"], WIDTH)]
+    for row, (text, head) in enumerate(clip(rows, BODY_LINES)):
+        if head:
+            draw.rectangle((0, BODY_Y + row * LINE_H - 1, text_width(text) - 1,
+                            BODY_Y + row * LINE_H + CELL_H - 1), fill=1)
+        draw_text(image, (0, BODY_Y + row * LINE_H), text, fill=0 if head else 1)
     return image
 
 

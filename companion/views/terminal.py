@@ -196,8 +196,8 @@ def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
     adds a ``#``/``.`` row under the track values. Expects the logical frame from
     :func:`companion.views.leds.entanglion_frame`, before any brightness cap.
     """
-    if len(frame) != leds.PIXEL_COUNT:
-        raise ValueError(f"frame must have {leds.PIXEL_COUNT} pixels, got {len(frame)}")
+    if len(frame) not in (leds.PIXEL_COUNT, leds.FRAME_LENGTH):
+        raise ValueError(f"frame must have {leds.FRAME_LENGTH} pixels, got {len(frame)}")
     canvas = _Canvas(_MAP_ROWS)
     for row, col, title in _TITLES:
         canvas.put(row, col, title)
@@ -207,7 +207,8 @@ def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
         canvas.put(row, col, "x" + LABELS[planet], glyph + LABELS[planet])
     lines = canvas.lines()
 
-    track = [tuple(rgb) for rgb in frame[leds.TRACK_OFFSET :]]
+    track = [tuple(rgb) for rgb in frame[leds.TRACK_OFFSET : leds.TRACK_OFFSET + len(TRACK)]]
+    turn = tuple(frame[leds.TURN_INDEX]) if len(frame) > leds.TURN_INDEX else leds.OFF
     values = [str(value) for value in TRACK]
     lines.append("")
     if colour:
@@ -215,9 +216,78 @@ def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
             _fg(display_colour(rgb) if any(rgb) else OFF_GREY, value)
             for rgb, value in zip(track, values)
         ]
-        lines.append(_TRACK_LABEL + " ".join(cells))
+        lines.append(_TRACK_LABEL + " ".join(cells) + "  turn " + _planet_glyph(turn, True))
     else:
-        lines.append(_TRACK_LABEL + " ".join(values))
+        lines.append(_TRACK_LABEL + " ".join(values) + "  turn " + letter(turn))
         marks = ["#" if any(rgb) else "." for rgb in track]
         lines.append(" " * len(_TRACK_LABEL) + " ".join(marks))
     return lines
+
+
+# ------------------------------------------------------------------ 80x24 terminals
+
+# Braille cells hold 2x4 dots: bit of each (column, row) within a cell.
+_BRAILLE = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def braille(image: Image.Image, border: bool = False) -> list[str]:
+    """A mode "1" image as braille: every pixel kept, 2x4 pixels a character, so a
+    128x64 OLED is 16 lines of 64 (with ``border``, 18 of 66): it fits 80x24."""
+    if image.mode != "1":
+        raise ValueError(f"braille wants a mode '1' image, got {image.mode!r}")
+    width, height = image.size
+    data = image.convert("L").tobytes()
+    lines = []
+    for top in range(0, height, 4):
+        cells = []
+        for left in range(0, width, 2):
+            bits = 0
+            for dy, row in enumerate(_BRAILLE):
+                y = top + dy
+                if y >= height:
+                    break
+                for dx, bit in enumerate(row):
+                    x = left + dx
+                    if x < width and data[y * width + x]:
+                        bits |= bit
+            cells.append(chr(0x2800 + bits))
+        lines.append("".join(cells))
+    if border:
+        w = len(lines[0]) if lines else 0
+        lines = ["┌" + "─" * w + "┐"] + [f"│{line}│" for line in lines] + ["└" + "─" * w + "┘"]
+    return lines
+
+
+# (row, column) of each planet in the compact map; the ring is laid out as printed.
+_COMPACT_AT: dict[str, tuple[int, int]] = {
+    ZERO: (0, 0), ONE: (0, 3), PLUS: (0, 7), MINUS: (0, 10),
+    OMEGA_ZERO: (2, 1), OMEGA_ONE: (2, 7), PSI_PLUS: (3, 0), PSI_MINUS: (3, 8),
+    PHI_PLUS: (4, 0), PHI_MINUS: (4, 8), OMEGA_TWO: (5, 1), OMEGA_THREE: (5, 7),
+}
+COMPACT_WIDTH = 12
+
+
+def board_compact(frame: Sequence[RGB], colour: bool = True) -> list[str]:
+    """The board map in 12 columns (beside a braille OLED on an 80-column terminal):
+    Centarious and Superious on top, the ring below as printed, then the detection
+    track in two rows of six and the turn pixel."""
+    if len(frame) not in (leds.PIXEL_COUNT, leds.FRAME_LENGTH):
+        raise ValueError(f"frame must have {leds.FRAME_LENGTH} pixels, got {len(frame)}")
+    canvas = _Canvas(10)
+    for i, planet in enumerate(PLANETS):
+        row, col = _COMPACT_AT[planet]
+        glyph = _planet_glyph(tuple(frame[i]), colour)
+        label = LABELS[planet]
+        canvas.put(row, col, label + "x", label + glyph)
+    track = [tuple(rgb) for rgb in frame[leds.TRACK_OFFSET:leds.TRACK_OFFSET + len(TRACK)]]
+
+    def cell(rgb: RGB) -> str:
+        if not colour:
+            return "#" if any(rgb) else "."
+        return _fg(display_colour(rgb), "●") if any(rgb) else _fg(OFF_GREY, "○")
+
+    canvas.put(7, 0, "Det " + "x" * 6, "Det " + "".join(map(cell, track[:6])))
+    canvas.put(8, 0, "    " + "x" * 6, "    " + "".join(map(cell, track[6:])))
+    turn = tuple(frame[leds.TURN_INDEX]) if len(frame) > leds.TURN_INDEX else leds.OFF
+    canvas.put(9, 0, "Turn x", "Turn " + _planet_glyph(turn, colour))
+    return canvas.lines()

@@ -81,9 +81,9 @@ class _Facts:
         self.probe_in_discard = PROBE in s.engine_discard
         # Until the first reshuffle the PROBE is where set-up put it (the bottom), which
         # every player knows; after one it may be anywhere among the unseen cards.
-        shuffled = any(e["type"] == "reshuffle" and e["deck"] == "engine" for e in g.log)
         self.probe_at: int | str | None = None  # index, "any", or None: not in the stack
         if PROBE in s.engine_stack:
+            shuffled = any(e["type"] == "reshuffle" and e["deck"] == "engine" for e in g.log)
             self.probe_at = "any" if shuffled else s.engine_stack.index(PROBE)
 
     def has(self, player: str, component: str) -> bool:
@@ -139,8 +139,16 @@ def _beat(f: _Facts, purpose: str, space: int | None = None) -> int:
 
 def action_odds(g: Any, act: dict[str, Any]) -> Odds | None:
     """The odds of a legal action (not a ``choose``); None when no die decides it."""
+    return moves(g, [act])[0]
+
+
+def moves(g: Any, acts: list[dict[str, Any]]) -> list[Odds | None]:
+    """:func:`action_odds` of several actions of one position (its facts read once)."""
     f = _Facts(g)
-    p = act.get("player") or g.state.turn_player
+    return [_action(f, act.get("player") or g.state.turn_player, act) for act in acts]
+
+
+def _action(f: _Facts, p: str, act: dict[str, Any]) -> Odds | None:
     do = act["do"]
     if do == "retrieve":
         return _check(f, p, "ground defence", {f.detection: Fraction(1)})
@@ -301,15 +309,13 @@ def prompt_odds(g: Any) -> Odds | None:
 def legal(g: Any) -> list[dict[str, Any]]:
     """Every legal input now with its odds: ``{"action": {...}, "odds": P}``, P the
     chance (0-1) that the die decides in the players' favour, or None if none decides."""
-    out = []
-    for act in g.legal_actions():
-        if act["do"] == "choose":
-            p = answer_odds(g, act["value"])
-        else:
-            o = action_odds(g, act)
-            p = None if o is None else o.chance
-        out.append({"action": act, "odds": None if p is None else float(p)})
-    return out
+    acts = g.legal_actions()
+    if g.pending:
+        chances = [answer_odds(g, act["value"]) for act in acts]
+    else:
+        chances = [None if o is None else o.chance for o in moves(g, acts)]
+    return [{"action": act, "odds": None if p is None else float(p)}
+            for act, p in zip(acts, chances)]
 
 
 def defence(g: Any, player: str | None = None) -> tuple[int, int]:

@@ -4,26 +4,36 @@ The session is game-agnostic; it asks this module what the game looks like and w
 a tap or a menu choice means. Everything here is a pure function of the engine (and
 of the session's small view choices such as a menu cursor), producing the plain
 *screen models* that ``companion.views.oled`` draws and the LED model that
-``companion.views.leds`` lights. Words on screen are ours, in the game's terms,
-short enough for 21 characters a line.
+``companion.views.leds`` lights. Words on screen are ours, in the game's terms, and
+written to fit: a menu item holds 20 characters, a line 21.
+
+Players never do arithmetic: every item and prompt that leads to a roll says the
+lowest face that wins and the chance (``odds.py``), the status screen shows the value
+to beat large and what to do next. After an input at most three screens need an OK
+(the decisive roll, a summary, one card); the summary keeps every detail a press of
+DOWN away, and each screen carries the LED picture as of what it has told.
 """
 
 from __future__ import annotations
 
-import itertools
+from fractions import Fraction
 from typing import Any, Iterable
 
 from ...inputs import RETRIEVE
 from ..common import Item, Step
-from . import board
-from .board import MERCURIAL, PROBE, RUBICON, SHIPS
+from . import board, odds
+from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
-    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, LAST_SPACE, pretty,
-    track_value,
+    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE, QUANTUM_TUNNEL,
+    pretty, track_value,
 )
 from .engine import Entanglion, IllegalAction
+from .explain import explain
+from .story import pages as story_pages
+from .story import story
+from ...views.font import wrap
 
-__all__ = ["IllegalAction", "Item", "Step"]  # the session catches IllegalAction from here
+__all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
 NAME = "entanglion"
 TITLE = "Entanglion"
@@ -40,13 +50,26 @@ PART = {  # component names that fit a menu line
     "quantum_programming": "Programming", "quantum_error_correction": "Error Correct.",
     "control_infrastructure": "Control Infra.", "magnetic_shielding": "Mag. Shielding",
 }
+EVENT_SHORT = {  # event names that fit a line with a few words around them
+    "bennett": "Bennett", "bit_flip_error": "Bit Flip Error", "heisenberg": "Heisenberg",
+    "quantum_shuffle": "Q. Shuffle", "quantum_tunnel": "Tunnel", "schrodinger": "Schrödinger",
+    "spooky_action": "Spooky Action", "the_mechanic": "The Mechanic",
+    "wave_function_collapse": "W.F. Collapse",
+}
 PURPOSE = {
     "orbital defence": "Orbital defence", "ground defence": "Ground defence",
     "probe": "PROBE", "heisenberg": "Heisenberg", "spooky action": "Spooky Action",
     "first player": "First player", "ship placement": "Ship placement",
     "orbital detection jump": "Evasive jump",
 }
-
+ROLL_WORD = {"orbital defence": "Orbital", "ground defence": "Ground", "probe": "PROBE",
+             "heisenberg": "Heisenberg", "spooky action": "Spooky"}
+WHY = {  # why the detection rate moved, in a few letters
+    "orbital defence": "orbital", "ground defence": "ground", "probe": "PROBE",
+    "schrodinger": "Schrödinger", "bit_flip_error": "Bit Flip", "wave_function_collapse":
+    "W.F. Collapse",
+}
+WIN_WORD = {"orbital defence": "evade", "ground defence": "retrieve", "probe": "escape"}
 
 SETUP_STEPS = (
     Step("start_space", "Difficulty", (
@@ -54,6 +77,7 @@ SETUP_STEPS = (
     Step("deck", "Cards", (("Box deals (virtual)", "virtual"), ("Real cards", "physical"))),
     Step("dice", "Dice", (("Box rolls", "auto"), ("Real dice", "manual"))),
 )
+PLACEMENTS = len(COMPONENTS)  # one setup screen per component put on its planet
 
 
 def who(ship: str | None) -> str:
@@ -67,6 +91,23 @@ def where(pos: Iterable[str]) -> str:
 
 def card_name(name: str) -> str:
     return name if name.isupper() else pretty(name)
+
+
+def chance_text(p: Fraction) -> str:
+    """A chance as eighths of the die when it is one ("3/8"), else a percentage that
+    never rounds a possible outcome to 0% or a doubtful one to 100%."""
+    if (p * 8).denominator == 1:
+        return f"{p * 8}/8"
+    return f"{min(99, max(1, round(float(p) * 100)))}%"
+
+
+def target_text(o: odds.Odds) -> str:
+    """The number to beat and the chance, e.g. "5+ 4/8" (a sure or hopeless roll says so)."""
+    if o.chance == 1:
+        return "sure"
+    if o.need is not None and o.need > 8 and not o.chance:
+        return "no chance"
+    return f"{o.need}+ {chance_text(o.chance)}" if o.need is not None else chance_text(o.chance)
 
 
 # ------------------------------------------------------------------ games
@@ -120,6 +161,37 @@ def result_reason(g: Entanglion) -> str | None:
     return None
 
 
+# ------------------------------------------------------------------ setup counter
+
+
+def setup_total(options: dict[str, Any], g: Entanglion | None = None) -> int:
+    """How many setup screens there are: the option menus, one per component placed,
+    the start (detection, first player, ships), then the deal (one screen, or a draw
+    prompt per card with real cards); real dice add a prompt per setup roll (two more
+    for every tied first-player roll, known once it happens)."""
+    manual = options.get("dice") == "manual"
+    total = len(SETUP_STEPS) + PLACEMENTS + 1
+    total += 2 * HAND_SIZE if options.get("deck") == "physical" else 1
+    if manual:
+        ties = 0 if g is None else sum(1 for e in g.log if e["type"] == "roll" and
+                                       e["purpose"] == "first player" and e["result"] == "tie")
+        total += 4 + ties  # two per tie round: one entry for each ship
+    return total
+
+
+def _setup_counter(g: Entanglion, index: int) -> str:
+    return f"Setup {index}/{setup_total(g.state.options, g)}"
+
+
+def _in_setup(g: Entanglion, upto: int) -> bool:
+    return not any(e["type"] == "turn" for e in g.log[:upto])
+
+
+def _ships_placed(g: Entanglion, upto: int) -> bool:
+    return any(e["type"] == "roll" and e["purpose"] == "ship placement"
+               for e in g.log[:upto]) or "ships" in g.setup
+
+
 # ------------------------------------------------------------------ screens
 
 
@@ -127,41 +199,66 @@ ROWS_PER_PAGE = 5
 
 
 def status(g: Entanglion, page: int = 0) -> dict[str, Any]:
-    """The resting screen. UP/DOWN pages through it and where each component is."""
+    """The resting screen. UP/DOWN pages through where each component is and the
+    events each player holds."""
     s = g.state
-    rows = [f"{SHORT[p]:<7}{PART[c]}" for p, c in s.planet_components.items() if c]
+    p = s.turn_player
+    rows = [f"{SHORT[pl]:<7}{PART[c]}" for pl, c in s.planet_components.items() if c]
     for ship in SHIPS:
         rows += [f"{who(ship):<10}{PART[c]}" for c in s.ship_components[ship]]
+    for ship in SHIPS:
+        rows += [f"{who(ship)[:1]} holds {EVENT_SHORT[e]}" for e in s.held_events[ship]]
     pages = 1 + -(-len(rows) // ROWS_PER_PAGE)
     page %= pages
     if page:
         chunk = rows[(page - 1) * ROWS_PER_PAGE:page * ROWS_PER_PAGE]
-        return {"screen": "text", "title": f"Components {page}/{pages - 1}", "lines": chunk,
-                "hint": "UP/DOWN more"}
-    p = s.turn_player
-    virtual = s.options["deck"] == "virtual"
+        return {"screen": "text", "title": f"Turn {s.turn_number}: where",
+                "right": f"{page}/{pages - 1}", "lines": chunk, "hint": "UP/DOWN"}
+    m, r = s.pos
+    ships = f"Ships at {SHORT[m]}" if m == r else f"M {SHORT[m]}  R {SHORT[r]}"
+    hand = " ".join(s.hands[p]) if s.options["deck"] == "virtual" else \
+        f"{len(s.hands[p])} cards"
+    aboard = sum(len(c) for c in s.ship_components.values())
+    events = [EVENT_SHORT[e] for e in s.held_events[p]]
+    parts = f"Parts {aboard}/8"
+    if events:
+        listed = f"{parts}  {', '.join(events)}"
+        parts = listed if len(listed) <= 21 else f"{parts}, {len(events)} events"
     return {
         "screen": "status",
         "turn": who(p), "number": s.turn_number,
         "detection": {"space": s.detection, "value": track_value(s.detection)},
-        "ships": {who(ship): SHORT[s.pos[i]] for i, ship in enumerate(SHIPS)},
-        "engine_control": len(s.engine_control),
-        "hand": list(s.hands[p]) if virtual else None,
-        "hand_count": len(s.hands[p]),
-        "events": [pretty(e) for e in s.held_events[p]],
-        "parts": {who(ship): len(s.ship_components[ship]) for ship in SHIPS},
-        "parts_left": sum(1 for c in s.planet_components.values() if c),
+        "ships": ships, "engine_control": len(s.engine_control),
+        "hand": f"Hand {hand}" if hand else "Hand empty",
+        "parts": parts, "next": _next_step(g),
     }
 
 
-def end_screen(g: Entanglion) -> dict[str, Any]:
+def _next_step(g: Entanglion) -> str:
+    """What the player to move can do now, in words."""
+    act = {"player": g.state.turn_player, "do": "retrieve"}
+    if g.check(act) is None:
+        o = odds.action_odds(g, act)
+        return f"RETRIEVE: {'need ' if o.chance not in (0, 1) else ''}{target_text(o)}"
+    return "Tap a card; OK: moves"
+
+
+def end_screen(g: Entanglion, page: int = 0, told: dict[str, Any] | None = None
+               ) -> dict[str, Any]:
+    """The result, then (UP/DOWN) the story of the game on pages."""
     s = g.state
-    return {
+    more = story_pages(told) if told else []
+    page %= 1 + len(more)
+    out = {
         "screen": "end", "result": s.status, "reason": result_reason(g) or "",
-        "turns": s.turn_number,
+        "turns": s.turn_number, "parts": sum(len(c) for c in s.ship_components.values()),
         "detection": {"space": s.detection, "value": track_value(s.detection)},
-        "parts": sum(len(c) for c in s.ship_components.values()),
+        "page": page, "pages": 1 + len(more),
+        "time": told.get("time") if told else None,
     }
+    if page:
+        out.update(more[page - 1])
+    return out
 
 
 def _card_screen(kind: str, name: str, title: str, footer: str) -> dict[str, Any]:
@@ -182,188 +279,410 @@ def _roll_screen(e: dict[str, Any]) -> dict[str, Any]:
         "die": e["die"], "purpose": PURPOSE.get(e["purpose"], e["purpose"]),
         "value": e.get("reroll", e["raw"]), "modifier": e.get("modifier", 0),
         "modified": e.get("modified", e["raw"]), "beat": e.get("beat"),
+        "need": None if e.get("beat") is None else odds.need(e["beat"], e.get("modifier", 0)),
         "result": result, "frame": None,
     }
 
 
-class _Notices:
-    """Turns one input's log entries into the screens that tell players about it."""
+# ------------------------------------------------------------------ notices
 
-    def __init__(self, g: Entanglion):
-        self.g = g
-        self.out: list[dict[str, Any]] = []
-        self.lines: list[str] = []
-        self.title = "What happened"
-        self.takes: dict[str, list[str]] = {}
-        self.in_setup = False  # between the setup entry and the first turn
 
-    def flush(self) -> None:
-        for ship, cards in self.takes.items():
-            self.lines.append(f"{who(ship)} take {', '.join(cards)}")
-        self.takes = {}
-        if self.lines:
-            self.out.append({"screen": "text", "title": self.title, "lines": self.lines,
-                             "hint": "OK next"})
-        self.lines, self.title = [], "What happened"
+class _Board:
+    """The LED picture as the log tells it, entry by entry, so each notice can show the
+    board as of what it has told and no later."""
 
-    def section(self, title: str) -> None:
-        """Start a new text screen when the subject changes (setup steps)."""
-        if title != self.title:
-            self.flush()
-            self.title = title
+    def __init__(self, g: Entanglion, entries: list[dict[str, Any]], earlier: int):
+        s = g.state
+        self.pos: tuple[str, str] | None = s.pos if s.status != "setup" else None
+        self.detection: int | None = s.detection
+        self.comps = dict(s.planet_components)
+        self.turn = s.turn_player
+        self.result = s.status if s.status in ("won", "lost") else None
+        # Wind back from the state after the entries to the state before them.
+        for e in reversed(entries):
+            t = e["type"]
+            if t == "move":
+                self.pos = tuple(e["from"])  # type: ignore[assignment]
+            elif t == "retrieved":
+                self.comps[e["planet"]] = e["component"]
+            elif t == "teleported":
+                self.comps[e["planet"]] = None
+            elif t == "game_over":
+                self.result = None
+            elif t == "setup":
+                self.pos, self.detection, self.turn = None, None, None
+                self.comps = dict.fromkeys(self.comps)
+            elif t == "roll" and e["purpose"] == "ship placement":
+                self.pos = None
+        if any(e["type"] in ("detection", "setup") for e in entries):
+            self.detection = _detection_before(g, earlier)
+        if any(e["type"] == "turn" for e in entries):
+            self.turn = next((e["player"] for e in reversed(g.log[:earlier])
+                              if e["type"] == "turn"), None)
+        self._ships: dict[str, str] = {}
+        self._given = g.setup.get("ships")  # a scenario set-up may place the ships itself
 
-    def screen(self, model: dict[str, Any]) -> None:
-        self.flush()
-        self.out.append(model)
-
-    def add(self, e: dict[str, Any]) -> None:
-        t, p = e["type"], e.get("player")
-        physical = self.g.state.options["deck"] == "physical"
-        if t in ("setup", "turn"):
-            self.in_setup = t == "setup"
-        if t == "setup":
-            placed = [(pl, c) for pl, c in e["components"].items() if c]
-            for i, (planet, comp) in enumerate(placed, 1):
-                self.out.append({
-                    "screen": "text", "title": f"Setup: parts {i}/{len(placed)}",
-                    "lines": [f"Put {pretty(comp)}", f"on {pretty(planet)}"],
-                    "hint": "OK next", "highlight": [planet]})
-            self.out.append({"screen": "text", "title": "Setup: detection",
-                             "lines": ["Detection token on", f"space {e['detection']} "
-                                       f"(value {track_value(e['detection'])})"],
-                             "hint": "OK next"})
-        elif t == "roll":
-            if e["purpose"] == "first player":
-                if e["player"] == RUBICON:
-                    self.section("Setup: first player")
-                    self.lines.append(f"Mercurial {self.last_m} Rubicon {e['raw']}")
-                    self.lines.append("Tie: roll again" if e["result"] == "tie" else
-                                      f"{who(self.g.state.turn_player)} starts")
-                else:
-                    self.last_m = e["raw"]
-            elif e["purpose"] == "ship placement":
-                self.section("Setup: ships")
-                self.lines.append(f"{who(p)} rolls {e['raw']}: {SHORT[e['result']]}")
-            else:
-                self.screen(_roll_screen(e))
-        elif t == "move":
-            self.lines.append(f"{e['cause'] if e['cause'].isupper() else pretty(e['cause'])}:"
-                              f" {where(e['to'])}")
-        elif t == "no_effect":
-            self.lines.append(f"{card_name(e['card'])}: no effect")
-        elif t == "draw":
-            if e["card"] is None:
-                self.lines.append("No engine cards left")
-            elif not physical and e["card"] != PROBE:
-                if self.in_setup:
-                    self.section("Setup: deal")
-                self.takes.setdefault(p, []).append(e["card"])
-            elif e["card"] == PROBE:
-                self.lines.append(f"{who(p)} draws PROBE!")
+    def apply(self, e: dict[str, Any]) -> None:
+        t = e["type"]
+        if t == "move":
+            self.pos = tuple(e["to"])  # type: ignore[assignment]
         elif t == "detection":
-            self.flush()
-            reason = pretty(e["reason"]) if e["reason"] in EVENTS else e["reason"]
-            self.lines.append(f"Detection: {e['value']} (space {e['space']})")
-            self.lines.append(f"({reason})")
-            self.flush()
-        elif t == "quantum_event":
-            self.lines.append(f"Quantum event! ({e['cause']})")
-        elif t == "event":
-            if "defence" in e:
-                self.screen(_card_screen("event", e["card"], "Event played",
-                                         f"no {e['defence']} roll"))
-            else:
-                kept = e.get("kept")
-                footer = (f"{who(p)} keeps it" if kept else
-                          "discarded (hand limit)" if "note" in e else "happens now")
-                self.screen(_card_screen("event", e["card"], f"{who(p)} draws", footer))
-        elif t == "engine_control_cleared":
-            self.lines.append("Engine control cleared")
+            self.detection = e["space"]
         elif t == "retrieved":
-            self.screen(_card_screen("component", e["component"], "Retrieved!",
-                                     f"aboard {who(p)}"))
+            self.comps[e["planet"]] = None
         elif t == "teleported":
-            self.lines.append(f"{PART[e['component']]} -> {SHORT[e['planet']]}")
-        elif t == "transfer":
-            self.lines.append(f"{PART[e['component']]}: {who(e['from'])[:1]}->"
-                              f"{who(e['to'])[:1]}")
-        elif t == "keep":
-            self.lines.append(f"Keep {e['card']}, discard {', '.join(e['discarded'])}")
-        elif t == "discard":
-            self.lines.append(f"{who(p)} discards {e['card']}")
-        elif t == "bypass":
-            self.lines.append("Programming: no roll")
-        elif t == "interconnect":
-            self.lines.append(f"Traded {e['give']} for {e['take']}")
-        elif t == "reshuffle":
-            if e["deck"] == "engine":
-                self.lines.append("Shuffle engine discard" if physical
-                                  else "Engine stack reshuffled")
-            else:
-                self.lines += (["Rebuild events: 3 down,", "Shuffle on them, rest"]
-                               if physical else ["Event deck rebuilt"])
-        # turn, action and game_over need no notice: the status and end screens show them
+            self.comps[e["planet"]] = e["component"]
+        elif t == "turn":
+            self.turn = e["player"]
+        elif t == "game_over":
+            self.result = e["status"]
+        elif t == "setup":
+            self.comps = dict(e["components"])
+            self.detection = e["detection"]
+            if self._given:
+                self.pos = (self._given[MERCURIAL], self._given[RUBICON])
+        elif t == "roll" and e["purpose"] == "ship placement":
+            self._ships[e["player"]] = e["result"]
+            if len(self._ships) == 2:
+                self.pos = (self._ships[MERCURIAL], self._ships[RUBICON])
+
+    def model(self, placed: list[str] | None = None, highlight: str | None = None
+              ) -> dict[str, Any]:
+        ships = dict(zip(SHIPS, self.pos)) if self.pos else {}
+        comps = [p for p, c in self.comps.items() if c and (self.pos is None or p not in self.pos)]
+        if placed is not None:  # set-up: only the components already announced
+            comps = placed
+        return {
+            "ships": ships, "components": comps,
+            "detection": None if self.detection is None else min(self.detection, LAST_SPACE),
+            "result": self.result, "turn": self.turn if self.result is None else None,
+            **({"highlight": [highlight]} if highlight else {}),
+        }
+
+
+def _detection_before(g: Entanglion, earlier: int) -> int | None:
+    for e in reversed(g.log[:earlier]):
+        if e["type"] == "detection":
+            return e["space"]
+        if e["type"] == "setup":
+            return e["detection"]
+    return None
+
+
+def _text(title: str, lines: list[str], hint: str = "OK next", **extra: Any) -> dict[str, Any]:
+    return {"screen": "text", "title": title, "lines": lines, "hint": hint, **extra}
+
+
+SUMMARY_LINES = 5  # a text screen holds five lines above its hint
+
+
+class _Notices:
+    """Turns one input's log entries into at most three screens to acknowledge."""
+
+    def __init__(self, g: Entanglion, entries: list[dict[str, Any]]):
+        self.g = g
+        self.entries = entries
+        self.earlier = len(g.log) - len(entries)
+        self.board = _Board(g, entries, self.earlier)
+        self.physical = g.state.options["deck"] == "physical"
+        self.out: list[dict[str, Any]] = []
+
+    # -------------------------------------------------------------- set-up
+
+    def setup_screens(self, upto: int) -> None:
+        """The guided set-up: each component, the start, the deal (as each is known)."""
+        g = self.g
+        # Every input before the first turn answered a set-up prompt (a die or a card).
+        index = len(SETUP_STEPS) + PLACEMENTS + len(g.inputs)
+        deal: dict[str, list[str]] = {}
+        placed: list[str] = []
+        for k, e in enumerate(self.entries[:upto]):
+            self.board.apply(e)
+            t = e["type"]
+            if t == "setup":
+                comps = [(pl, c) for pl, c in e["components"].items() if c]
+                for i, (planet, comp) in enumerate(comps, 1):
+                    placed.append(planet)
+                    self.out.append(_text("Parts", [f"Put {pretty(comp)}", f"on {pretty(planet)}"],
+                                          right=_setup_counter(g, len(SETUP_STEPS) + i),
+                                          leds=self.board.model(list(placed), planet)))
+            if t == "setup" and "ships" in g.setup or (
+                    t == "roll" and e["purpose"] == "ship placement" and self.board.pos):
+                index += 1
+                self.out.append(_text("Start", self._start_lines(self.earlier + k),
+                                      right=_setup_counter(g, index), leds=self.board.model()))
+            elif t == "draw" and not self.physical and e["card"] not in (None, PROBE):
+                deal.setdefault(e["player"], []).append(e["card"])
+        if deal:
+            index += 1
+            self.out.append(_text("Deal", [f"{who(p)} take {', '.join(c)}" for p, c in deal.items()],
+                                  right=_setup_counter(g, index), leds=self.board.model()))
+
+    def _start_lines(self, upto: int) -> list[str]:
+        """Detection, who starts (and the rolls that said so), where the ships are."""
+        lines = [f"Detection: space {self.board.detection}"]
+        rolls = [e["raw"] for e in self.g.log[:upto + 1]
+                 if e["type"] == "roll" and e["purpose"] == "first player"]
+        if len(rolls) >= 2:
+            ties = len(rolls) // 2 - 1
+            lines.append(f"First roll M {rolls[-2]} R {rolls[-1]}" +
+                         (f", {ties} tie{'s' * (ties > 1)}" if ties else ""))
+        lines.append(f"{who(self.g.state.turn_player)} starts")
+        if self.board.pos:
+            m, r = self.board.pos
+            lines.append(f"Ships: both {SHORT[m]}" if m == r else
+                         f"Ships: M {SHORT[m]}, R {SHORT[r]}")
+        return lines
+
+    # -------------------------------------------------------------- play
+
+    def play_screens(self, entries: list[dict[str, Any]]) -> None:
+        """The decisive roll, a summary of everything, and the one card to read."""
+        roll = next((e for e in entries if e["type"] == "roll"
+                     and e["purpose"] in ("orbital defence", "ground defence")), None) or \
+            next((e for e in entries if e["type"] == "roll" and e["die"] == "d8"
+                  and e["purpose"] in ("probe", "heisenberg", "spooky action")), None)
+        card = self._card(entries)
+        lines: list[tuple[int, str]] = []  # (priority, line): 1 must stay, 3 may go
+        takes: dict[str, list[str]] = {}
+        roll_leds = None
+        title = "What happened"
+        before = self.board.detection
+        for e in entries:
+            self.board.apply(e)
+            if e is roll:
+                roll_leds = self.board.model()
+            t, p = e["type"], e.get("player")
+            if t == "action":
+                title = _action_title(e)
+            elif t == "move":
+                cause = e["cause"]
+                if cause == "orbital detection":
+                    lines.append((2, f"Jump to {where(e['to'])}"))
+                else:
+                    lines.append((2, f"{cause if cause.isupper() else pretty(cause)}: "
+                                     f"{where(e['to'])}"))
+            elif t == "no_effect":
+                lines.append((3, f"{card_name(e['card'])}: no effect"))
+            elif t == "draw":
+                if e["card"] is None:
+                    lines.append((2, "No engine cards left"))
+                elif not self.physical and e["card"] != PROBE:
+                    takes.setdefault(p, []).append(e["card"])
+            elif t == "roll" and e["die"] == "d8":
+                lines.append((1, _roll_line(e)))
+            elif t == "detection":
+                lines.append((1, f"Det {before}→{e['space']} {WHY.get(e['reason'], e['reason'])}"))
+                before = e["space"]
+            elif t == "event":
+                short = EVENT_SHORT[e["card"]]
+                if "defence" in e:
+                    lines.append((2, f"{short}: no {e['defence']} roll"))
+                elif e.get("kept"):
+                    lines.append((1, f"{short}: keep it"))
+                elif "note" in e:
+                    lines.append((2, f"{short}: discarded"))
+                else:
+                    lines.append((2, f"Event: {short}"))
+            elif t == "engine_control_cleared":
+                lines.append((3, "Engine slots cleared"))
+            elif t == "retrieved":
+                lines.append((1, f"Got {PART[e['component']]}!"))
+            elif t == "teleported":
+                lines.append((2, f"{PART[e['component']]}→{SHORT[e['planet']]}"))
+            elif t == "transfer":
+                lines.append((2, f"{PART[e['component']]} {who(e['from'])[:1]}→"
+                                 f"{who(e['to'])[:1]}"))
+            elif t == "keep":
+                lines.append((2, f"Kept {e['card']}, drop {' '.join(e['discarded'])}"))
+                for c in e["discarded"]:
+                    if c in takes.get(p, []):
+                        takes[p].remove(c)
+            elif t == "discard":
+                lines.append((1, f"{who(p)}: drop {e['card']}"))
+            elif t == "bypass":
+                lines.append((3, "Programming: no roll"))
+            elif t == "interconnect":
+                title = "Qubit Interconnect"
+                lines.append((1, f"{who(p)} gives {e['give']}"))
+                lines.append((1, f"and takes {e['take']}"))
+            elif t == "reshuffle":
+                if e["deck"] == "engine":
+                    lines += [(1, "Shuffle the engine"), (1, "discard: new stack")] \
+                        if self.physical else [(3, "Engine deck shuffled")]
+                else:
+                    lines += [(1, "Rebuild event deck:"), (1, "3, Q. Shuffle, rest")] \
+                        if self.physical else [(3, "Event deck rebuilt")]
+        pending = self.g.pending
+        if pending and pending["kind"] in ("quantum_gates", "mechanic"):
+            for c in pending.get("drawn", []):  # chosen from the prompt, not taken yet
+                if c in takes.get(pending["player"], []):
+                    takes[pending["player"]].remove(c)
+        lines += [(1, f"{who(p)} take {', '.join(cards)}") for p, cards in takes.items() if cards]
+        final = self.board.model()
+        if roll is not None:
+            self.out.append({**_roll_screen(roll), "leds": roll_leds or final})
+        summary = _fit_lines(lines)
+        details = [explain(e) for e in entries if e["type"] not in ("action", "turn")]
+        # Details when the summary left something out or a roll or event has more to say.
+        more = len(summary) < len(lines) or any(
+            e["type"] in ("roll", "event", "detection") for e in entries)
+        if summary:
+            self.out.append(_text(title, summary, "▼ more  OK" if more else "OK", leds=final,
+                                  summary=True, **({"details": details} if more else {})))
+        if card is not None:
+            self.out.append({**card, "leds": final})
+
+    def _card(self, entries: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The one card worth a screen: a component retrieved, else an event drawn."""
+        for e in entries:
+            if e["type"] == "retrieved":
+                return _card_screen("component", e["component"], "Retrieved!",
+                                    f"aboard {who(e['player'])}")
+        for e in entries:
+            if e["type"] == "event" and "defence" not in e:  # a Tunnel used is a line
+                footer = (f"{who(e['player'])} keeps it" if e.get("kept") else
+                          "discarded (hand limit)" if "note" in e else "happens now")
+                return _card_screen("event", e["card"], f"{who(e['player'])} draws", footer)
+        return None
+
+
+def _action_title(e: dict[str, Any]) -> str:
+    """"Mercurial plays H", "Rubicon retrieves" (the player's initial if it is long)."""
+    card = e.get("card")
+    verb = {"navigate": f"plays {card}", "exchange": f"exchanges {card}",
+            "retrieve": "retrieves", "pass": "passes",
+            "event": f"plays {EVENT_SHORT.get(card or '', card)}"}[e["do"]]
+    title = f"{who(e['player'])} {verb}"
+    return title if len(title) <= 21 else f"{who(e['player'])[:1]}. {verb}"
+
+
+def _roll_line(e: dict[str, Any]) -> str:
+    """One roll in a line: "Orbital 2→6+1: evaded"."""
+    value = f"{e['raw']}→{e['reroll']}" if "reroll" in e else str(e["raw"])
+    if e.get("modifier"):
+        value += f"{e['modifier']:+d}"
+    result = e["result"]
+    if e["purpose"] in ("heisenberg", "spooky action"):
+        result = SHORT.get(result, result)
+    elif result == "detected":
+        result = "DETECTED" if e["purpose"] != "probe" else "detected"
+    return f"{ROLL_WORD.get(e['purpose'], e['purpose'])} {value}: {result}"
+
+
+def _fit_lines(lines: list[tuple[int, str]]) -> list[str]:
+    """The lines that fit a summary screen, dropping the least important first."""
+    kept = list(lines)
+    for level in (3, 2):
+        while sum(len(wrap(line)) for _, line in kept) > SUMMARY_LINES and \
+                any(p == level for p, _ in kept):
+            drop = max(i for i, (p, _) in enumerate(kept) if p == level)
+            del kept[drop]
+    while sum(len(wrap(line)) for _, line in kept) > SUMMARY_LINES:
+        del kept[-1]  # only a very busy input: the details have it all
+    return [line for _, line in kept]
 
 
 def notices(g: Entanglion, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    n = _Notices(g)
-    # Setup may be spread over several inputs (real dice, real cards): it lasts until
-    # the first turn entry. That entry is near the start, so this stops early.
-    earlier = len(g.log) - len(entries)
-    n.in_setup = not any(e["type"] == "turn" for e in itertools.islice(g.log, earlier))
-    for e in entries:
-        n.add(e)
-    n.flush()
+    """The screens that tell players what an input did: the guided set-up, or at most
+    three (roll, summary, card). Each carries ``leds``: the board as of what it has told."""
+    n = _Notices(g, entries)
+    # Set-up may be spread over several inputs (real dice, real cards): it lasts until
+    # the first turn entry, which comes with the deal.
+    first_turn = next((i for i, e in enumerate(entries) if e["type"] == "turn"), None)
+    if _in_setup(g, n.earlier):
+        upto = len(entries) if first_turn is None else first_turn + 1
+        n.setup_screens(upto)
+        rest = entries[upto:]
+        if rest:
+            n.play_screens(rest)
+    else:
+        n.play_screens(entries)
     return n.out
 
 
 # ------------------------------------------------------------------ prompts and menus
 
 
-def _option_label(kind: str, value: Any) -> tuple[str, tuple[str, ...]]:
+def _roll_face(g: Entanglion, p: dict[str, Any], value: int) -> str:
+    """A die face as a menu item, with what it would do."""
+    if p["die"] != "d8":
+        return f"{value}: {SHORT['ONE' if value else 'ZERO']}"
+    chance = odds.answer_odds(g, value)
+    if chance is None:
+        return str(value)
+    if chance == 1:
+        return f"{value}: {WIN_WORD[p['purpose']]}"
+    if chance:  # a Magnetic Shielding re-roll follows
+        return f"{value}: fail, re-roll {chance_text(chance)}"
+    return f"{value}: {'detected' if p['purpose'] == 'probe' else 'DETECTED'}"
+
+
+def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str, ...]]:
+    p = g.pending
     if kind == "roll":
-        return str(value), ()
+        return _roll_face(g, p, value), ()
     if kind == "magnetic_shielding":
-        return ("Keep the roll" if value == "keep" else "Re-roll"), ()
+        chance = odds.answer_odds(g, value)
+        if value == "keep":
+            if chance is None:
+                return f"Keep the {p['raw']}", ()
+            win = WIN_WORD[p["purpose"]]
+            return (f"Keep: {win}" if chance else "Keep: DETECTED"), ()
+        return ("Re-roll" if chance is None else f"Re-roll: {chance_text(chance)}"), ()
     if kind == "quantum_tunnel":
-        return {"use": "Use Quantum Tunnel", "roll": "Roll the die",
-                "accept": "Accept the roll"}[value], ()
+        if value == "use":
+            return "Use Tunnel: no roll", ()
+        if value == "accept":
+            return "Accept: detected", ()
+        return f"Roll: {target_text(odds.prompt_odds(g))}", ()
     if kind == "physical_qubits":
         m, r = value[MERCURIAL], value[RUBICON]
         return f"M to {SHORT[m]}, R to {SHORT[r]}", tuple(dict.fromkeys((m, r)))
-    if kind == "qubit_interconnect":
-        return ("Skip" if value == "skip" else
-                f"Give {value['give']}, take {value['take']}"), ()
     if kind == "bennett":
-        return (f"{PART[value['component']]} {who(value['from'])[:1]}->"
+        return (f"{PART[value['component']]} {who(value['from'])[:1]}→"
                 f"{who(value['to'])[:1]}"), ()
-    if kind == "mechanic" and value == "stop":
-        return "Stop", ()
-    return card_name(value), ()
+    if kind == "mechanic":
+        if value == "stop":
+            return "Stop", ()
+        dest = board.navigate(value, p["player"], g.state.pos,
+                              g.state.options["cnot_phase_kickback"])
+        return f"{value} → {'no effect' if dest == g.state.pos else where(dest)}", \
+            tuple(dict.fromkeys(dest))
+    return (EVENT_SHORT[value] if value in EVENT_SHORT else card_name(value)), ()
 
 
 _PROMPT_TITLE = {
     "roll": "roll", "magnetic_shielding": "Magnetic Shielding",
     "quantum_tunnel": "Quantum Tunnel?", "physical_qubits": "Physical Qubits",
-    "qubit_interconnect": "Qubit Interconnect", "bennett": "Bennett",
-    "mechanic": "The Mechanic", "quantum_gates": "Quantum Gates", "discard": "discard",
-    "draw": "draw",
+    "bennett": "Bennett", "mechanic": "The Mechanic", "quantum_gates": "Quantum Gates",
+    "discard": "discard", "draw": "draw",
 }
 
 
-def _prompt_text(p: dict[str, Any]) -> list[str]:
+def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     k = p["kind"]
+    o = odds.prompt_odds(g)
+    purpose = PURPOSE.get(p.get("purpose", ""), p.get("purpose"))
     if k == "roll":
-        die = "the d8 (1-8)" if p["die"] == "d8" else "Centarious (0/1)"
-        return [f"Roll {die}", f"for {PURPOSE.get(p['purpose'], p['purpose'])}"]
+        die = "the d8" if p["die"] == "d8" else "Centarious"
+        lines = [f"Roll {die} for", purpose]
+        if o is not None:
+            lines.append(f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else
+                         "No face is enough")
+        return lines
     if k == "magnetic_shielding":
-        return [f"Rolled {p['raw']} ({PURPOSE.get(p['purpose'], p['purpose'])})"]
+        lines = [f"{ROLL_WORD.get(p['purpose'], purpose)} roll: {p['raw']}"]
+        if o is not None:
+            lines.append(f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else
+                         "No face is enough")
+        return lines
     if k == "quantum_tunnel":
-        return [f"{p['defence'].capitalize()} defence roll due"]
+        if p["options"] == ["use", "accept"]:
+            return [f"{p['defence'].capitalize()} roll failed:", "use the Tunnel?"]
+        return [f"{p['defence'].capitalize()} defence due", "Tunnel skips the roll"]
     if k == "physical_qubits":
         return ["Detected! Choose where", "the ships jump"]
-    if k == "qubit_interconnect":
-        return ["Trade one engine card?"]
     if k == "bennett":
         return ["Move one component"]
     if k == "mechanic":
@@ -373,8 +692,8 @@ def _prompt_text(p: dict[str, Any]) -> list[str]:
     if k == "discard":
         return [f"Hand limit {p['limit']}: tap or", "choose a card"]
     if k == "draw":
-        return [f"Tap the {'engine card' if p['deck'] == 'engine' else 'event'}",
-                "you drew, or choose"]
+        return [f"{who(p['player'])}: tap the",
+                f"{'engine card' if p['deck'] == 'engine' else 'event'} drawn or choose"]
     return []
 
 
@@ -382,37 +701,106 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
     """The pending decision as a menu (title, context lines, items)."""
     p = g.pending
     assert p is not None
-    title = _PROMPT_TITLE[p["kind"]]
-    if title[0].islower():
-        title = f"{who(p['player'])}: {title}"
     items = []
     for i, value in enumerate(p["options"]):
-        label, targets = _option_label(p["kind"], value)
+        label, targets = _option_label(g, p["kind"], value)
         items.append(Item(label, {"player": p["player"], "do": "choose", "index": i}, targets))
-    return {"title": title, "text": _prompt_text(p), "items": items}
+    model: dict[str, Any] = {"title": _PROMPT_TITLE[p["kind"]], "text": _prompt_text(g, p),
+                             "items": items}
+    if _in_setup(g, len(g.log)):  # a setup roll or draw: the counter goes on
+        index = len(SETUP_STEPS) + PLACEMENTS + len(g.inputs) + 1 + \
+            (1 if _ships_placed(g, len(g.log)) else 0)
+        model.update(title=model["title"].capitalize(), right=_setup_counter(g, index))
+    elif model["title"][0].islower():
+        model["title"] = f"{who(p['player'])}: {model['title']}"
+    return model
 
 
-def _action_label(g: Entanglion, act: dict[str, Any]) -> Item:
+def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[int, float]:
+    """Most useful first: retrieve, then moves to a component, other moves inside
+    Entanglion, events, moves outside it, trades, exchanges, moves doing nothing; a
+    move that leaves Entanglion comes last (and asks first)."""
+    s = g.state
+    do = act["do"]
+    chance = -float(o.chance) if o is not None and o.chance is not None else 0.0
+    if do == "retrieve":
+        return (0, chance)
+    if do == "navigate":
+        dest = board.navigate(act["card"], act["player"], s.pos, s.options["cnot_phase_kickback"])
+        if dest == s.pos:
+            return (7, 0)
+        if _leaves(s.pos, dest):
+            return (8, 0)
+        if dest[0] == dest[1] and s.planet_components.get(dest[0]):
+            return (1, chance)
+        return (2, chance) if GALAXY[dest[0]] == "entanglion" else (4, 0)
+    if do == "event":
+        return (3, 0)
+    if do == "interconnect":
+        return (5, 0)
+    return (6, 0)
+
+
+def _leaves(before: tuple[str, str], after: tuple[str, str]) -> bool:
+    return GALAXY[before[0]] == "entanglion" and GALAXY[after[0]] != "entanglion"
+
+
+def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Item:
     s, do = g.state, act["do"]
     if do == "navigate":
         dest = board.navigate(act["card"], act["player"], s.pos, s.options["cnot_phase_kickback"])
-        arrow = "no effect" if dest == s.pos else where(dest)
-        return Item(f"{act['card']} -> {arrow}", act, tuple(dict.fromkeys(dest)))
+        targets = tuple(dict.fromkeys(dest))
+        if dest == s.pos:
+            return Item(f"{act['card']}: no effect", act, targets)
+        label = f"{act['card']} → {where(dest)}"
+        if o is not None:
+            label += f" {target_text(o)}"
+        elif dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" and dest[0] != s.pos[0]:
+            label += " safe"
+        if _leaves(s.pos, dest):
+            confirm = {"menu": "confirm", "title": "Leave Entanglion?",
+                       "text": [f"{act['card']} takes the ships", f"out to {where(dest)}"],
+                       "items": [Item("No, stay", {"session": "keep"}),
+                                 Item("Yes, leave", act, targets)]}
+            return Item(label, confirm, targets)
+        return Item(label, act, targets)
     if do == "exchange":
         return Item(f"Exchange {act['card']}", act)
     if do == "retrieve":
-        return Item(f"Retrieve {PART[s.planet_components[s.pos[0]]]}", act, (s.pos[0],))
+        return Item(f"Retrieve need {target_text(o)}" if o.chance not in (0, 1) else
+                    f"Retrieve: {target_text(o)}", act, (s.pos[0],))
     if do == "event":
-        return Item(f"Play {pretty(act['card'])}", act)
+        return Item(f"Play {EVENT_SHORT[act['card']]}", act)
     return Item("Pass", act)
 
 
+def _interconnect_item(g: Entanglion, trades: list[dict[str, Any]]) -> Item:
+    other_ship = RUBICON if trades[0]["player"] == MERCURIAL else MERCURIAL
+    menu = {"menu": "interconnect", "title": "Qubit Interconnect",
+            "text": [f"Trade with {who(other_ship)}", "Free; then your move"],
+            "items": [Item(f"Give {a['give']}, get {a['take']}", a) for a in trades]}
+    return Item("Qubit Interconnect", menu)
+
+
 def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
-    """Every legal action as a menu item (buttons alone can play the whole game)."""
+    """Every legal action as a menu item, the most useful first (buttons alone can
+    play the whole game): a roll's item says the face it needs and the chance."""
     acts = [a for a in g.legal_actions() if only is None or a["do"] == only]
+    trades = [a for a in acts if a["do"] == "interconnect"]
+    ranked = []
+    plays = [a for a in acts if a["do"] != "interconnect"]
+    for a, o in zip(plays, odds.moves(g, plays)):
+        ranked.append((_rank(g, a, o), len(ranked), _action_item(g, a, o)))
+    if trades:
+        ranked.append(((5, 0), len(ranked), _interconnect_item(g, trades)))
+    items = [item for _, _, item in sorted(ranked, key=lambda r: (r[0], r[1]))]
     title = f"{who(g.turn_player)}: " + ("exchange" if only == "exchange" else "your move")
-    text = ["Tap a card or choose"] if only == "exchange" else []
-    return {"title": title, "text": text, "items": [_action_label(g, a) for a in acts]}
+    text: list[str] = []
+    if only == "exchange":
+        text = ["Tap a card or choose"]
+    elif g.check({"player": g.turn_player, "do": "retrieve"}) is None:
+        text = [f"Here: {PART[g.state.planet_components[g.state.pos[0]]]}"]
+    return {"title": title, "text": text, "items": items}
 
 
 # ------------------------------------------------------------------ tags
@@ -422,7 +810,8 @@ def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
                exchange: bool) -> dict[str, Any] | str:
     """What tapping ``card`` on ``pad`` (belonging to ``seat``, None = shared) means.
 
-    Returns an engine input, an error string, or a screen model (an info card).
+    Returns an engine input, an error string, a screen model (an info card) or a
+    menu (a move out of Entanglion asks first).
     """
     if card.kind == "component":
         where_ = next((who(s) for s in SHIPS if card.name in g.state.ship_components[s]), None)
@@ -449,7 +838,12 @@ def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
         return f"{card.kind} cards do nothing here"
     if name == PROBE:
         return "PROBE is never played"
-    return {"player": p, "do": "exchange" if exchange else "navigate", "card": name}
+    act = {"player": p, "do": "exchange" if exchange else "navigate", "card": name}
+    if not exchange and g.check(act) is None:
+        item = _action_item(g, act, odds.action_odds(g, act))
+        if isinstance(item.action, dict) and "menu" in item.action:
+            return item.action  # leaving Entanglion: asked first
+    return act
 
 
 def card_from_tag(card: Any) -> bool:
@@ -466,11 +860,13 @@ def card_from_tag(card: Any) -> bool:
 def leds(g: Entanglion) -> dict[str, Any]:
     s = g.state
     ships = dict(zip(SHIPS, s.pos)) if s.status != "setup" else {}
+    result = s.status if s.status in ("won", "lost") else None
     return {
         "ships": ships,
         "components": [p for p, c in s.planet_components.items()
                        if c and p not in s.pos],
         "detection": min(s.detection, LAST_SPACE),
-        "result": s.status if s.status in ("won", "lost") else None,
+        "result": result,
+        "turn": s.turn_player if result is None and s.status == "playing" else None,
     }
 

@@ -59,12 +59,13 @@ RULINGS: dict[str, Choice] = {
         "physically harmless: it flips the target or not and stays fixed.",
     ),
     "bm_outcome": Choice(
-        "born", ("born", "uniform_secret"),
-        "D11. born: BM is a real Bell measurement; the secret code follows the Born "
-        "rule, so from inputs of one type (0/1 or +/-) the opponent learns half of it. "
-        "uniform_secret: the pair ends in one of the four Bell states with equal "
-        "chance whatever the inputs (a secret Pauli after the measurement), so the "
-        "opponent learns nothing.",
+        "uniform_secret", ("uniform_secret", "born"),
+        "D11. uniform_secret (default): the pair ends in one of the four Bell states "
+        "with equal chance whatever the inputs (a secret Pauli after the measurement), "
+        "so the entangled state is a secret code only the BM player knows, as the rules "
+        "call it. born: BM is a plain Bell measurement; the code follows the Born rule, "
+        "so a pair made from planets known to be 0/1 (or +/-) shows everyone the parity "
+        "(or the phase) half of the code, and only the other half stays secret.",
     ),
     "no_legal_play": Choice(
         "discard_pay", ("discard_pay", "discard_free"),

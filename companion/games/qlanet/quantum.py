@@ -296,8 +296,17 @@ class Reader:
         return None
 
     def pair(self, a: int, b: int) -> list[int] | None:
-        els = subgroup_on(self.rows, a, b)
-        return els if len(els) == 2 else None
+        return self.group((a, b))
+
+    def group(self, planets: tuple[int, ...]) -> list[int] | None:
+        """Elements that pin down the joint state of ``planets`` (one per planet), or
+        None when their state is not known as a whole."""
+        els = subgroup_on(self.rows, *planets)
+        return els if len(els) == len(planets) else None
+
+    def inside(self, planets: tuple[int, ...]) -> int:
+        """How many independent known elements act only on ``planets``."""
+        return len(subgroup_on(self.rows, *planets))
 
     def structure(self, a: int, b: int) -> bool:
         """Planets a and b surely form an entangled pair (pure together, not alone)."""
@@ -305,26 +314,30 @@ class Reader:
                 and not subgroup_on(self.all_rows, a))
 
 
-def _act(el: int, a: int, b: int, basis: int) -> tuple[int, int]:
-    """(-1)^s X^x Z^z on a two-planet basis state (bit 1 = planet a, bit 0 = planet b)."""
-    x = (((el >> a) & 1) << 1) | ((el >> b) & 1)
-    z = (((el >> (a + N)) & 1) << 1) | ((el >> (b + N)) & 1)
+def _act(el: int, planets: tuple[int, ...], basis: int) -> tuple[int, int]:
+    """(-1)^s X^x Z^z on a basis state of ``planets`` (the first planet is the highest
+    bit, the leftmost digit of the ket)."""
+    n = len(planets)
+    x = z = 0
+    for i, q in enumerate(planets):
+        x |= ((el >> q) & 1) << (n - 1 - i)
+        z |= ((el >> (q + N)) & 1) << (n - 1 - i)
     sign = sign_of(el) ^ ((z & basis).bit_count() & 1)
     return basis ^ x, -1 if sign else 1
 
 
-def pair_ket(els: list[int], a: int, b: int) -> str:
-    """The two-planet state fixed by two elements, as "|00>+|11>" (planet a first).
-
-    Terms are in basis order with the first sign positive (a global phase), so the
-    four Bell states read as in the app: |00>+|11>, |00>-|11>, |01>+|10>, |01>-|10>.
-    """
-    for start in range(4):
+def ket(els: list[int], planets: tuple[int, ...]) -> str:
+    """The state of ``planets`` fixed by as many elements, as "|000>+|111>" (first
+    planet first). Terms are in basis order with the first sign positive (a global
+    phase), so the four Bell states read as in the app: |00>+|11>, |00>-|11>,
+    |01>+|10>, |01>-|10>."""
+    n = len(planets)
+    for start in range(1 << n):
         amps = {start: 1}
         for el in els:  # apply (I + el) for each generator: the projector up to scale
             nxt = dict(amps)
             for basis, amp in amps.items():
-                to, sign = _act(el, a, b, basis)
+                to, sign = _act(el, planets, basis)
                 nxt[to] = nxt.get(to, 0) + sign * amp
             amps = {k: v for k, v in nxt.items() if v}
         if amps:
@@ -333,9 +346,14 @@ def pair_ket(els: list[int], a: int, b: int) -> str:
     flip = -1 if terms[0][1] < 0 else 1
     out = ""
     for i, (basis, amp) in enumerate(terms):
-        ket = f"|{basis >> 1}{basis & 1}>"
-        out += ket if i == 0 else ("+" if amp * flip > 0 else "-") + ket
+        term = f"|{basis:0{n}b}>"
+        out += term if i == 0 else ("+" if amp * flip > 0 else "-") + term
     return out
+
+
+def pair_ket(els: list[int], a: int, b: int) -> str:
+    """The two-planet state fixed by two elements (planet a first); see :func:`ket`."""
+    return ket(els, (a, b))
 
 
 def bell_name(els: list[int], a: int, b: int) -> str | None:

@@ -23,21 +23,26 @@ from __future__ import annotations
 from typing import Any
 
 from ...inputs import EXCHANGE
+from ...views.font import wrap
 from ..common import Item, Step
 from .cards import CARDS, ORDERED, TWO_PLANET, cost
 from .engine import LINES, IllegalAction, Qlanet
 from .knowledge import view
+from .options import RULINGS
+from .story import pages as story_pages
+from .story import story
 
-__all__ = ["IllegalAction", "Item", "Step"]  # the session catches IllegalAction from here
+__all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
 NAME = "qlanet"
 TITLE = "QLANET"
 SEATS = (0, 1)
 
 SETUP_STEPS = (
-    Step("opening", "Centre planet", (("Hidden centre", "hidden_centre"),
-                                      ("Public centre", "public_centre"))),
-    Step("hand_size", "Hand", tuple((f"{n} cards each", n) for n in (4, 5, 3, 6))),
+    Step("opening", "Centre", (("Hidden centre", "hidden_centre"),
+                               ("Public centre", "public_centre"))),
+    Step("hand_size", "Hand", tuple((f"{n} cards each", n) for n in RULINGS["hand_size"].allowed),
+         RULINGS["hand_size"].default),
 )
 
 MENU = "qlanet"  # the kind of every menu this module opens
@@ -175,28 +180,38 @@ def _win_line(g: Qlanet) -> list[int]:
     return []
 
 
-def end_screen(g: Qlanet) -> dict[str, Any]:
-    """The reveal: the true board (the device's own view), winners and why."""
+def end_screen(g: Qlanet, page: int = 0, told: dict[str, Any] | None = None
+               ) -> dict[str, Any]:
+    """The reveal: the true board (the device's own view), winners and why; then
+    (UP/DOWN) the story of the game."""
     s = g.state
     e = _game_over(g) or {"winners": list(s.winners), "reasons": {}}
-    return {"screen": "qlanet_end", "winners": list(e["winners"]),
-            "reason": "; ".join(e["reasons"][str(w)] for w in e["winners"]
-                                if str(w) in e["reasons"]),
-            "costs": list(s.costs), "moves": s.turn_number, "planets": cells(g, "truth")}
+    more = story_pages(told) if told else []
+    page %= 1 + len(more)
+    out = {"screen": "qlanet_end", "winners": list(e["winners"]),
+           "reason": "; ".join(e["reasons"][str(w)] for w in e["winners"]
+                               if str(w) in e["reasons"]),
+           "costs": list(s.costs), "moves": s.turn_number, "planets": cells(g, "truth"),
+           "page": page, "pages": 1 + len(more)}
+    if page:
+        out.update(more[page - 1])
+    return out
+
+
+def setup_total(options: dict[str, Any], g: Qlanet | None = None) -> int:
+    """The two menus and the opening screen."""
+    return len(SETUP_STEPS) + 1
 
 
 def private_screen(g: Qlanet, seat_: int) -> dict[str, Any]:
     """What camp ``seat_`` alone may see: its own view of the board and the codes of
-    the entangled pairs it knows (its BM secrets and what follows from them).
+    the entangled pairs and groups it knows (its BM secrets and what follows).
 
     ``input`` changes with every accepted input, so a private OLED redraws after every
     move, not only when its secret changed (its activity tells the table nothing)."""
     own = view(g, seat_ if g.status == "playing" else "truth")
-    pairs = []
-    for e in own:
-        if e["code"] and e["planet"] < e["entangled_with"]:
-            pairs.append({"planets": [e["planet"], e["entangled_with"]], "code": e["code"],
-                          "bell": e["bell"]})
+    pairs = [{"planets": e["group"], "code": e["code"], "bell": e["bell"]} for e in own
+             if e["code"] and e["group"][0] == e["planet"]]
     return {"screen": "qlanet_secret", "camp": seat_, "input": len(g.inputs),
             "planets": [cell(e) for e in own], "pairs": pairs}
 
@@ -220,7 +235,7 @@ def notices(g: Qlanet, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for e in entries:
         t, p = e["type"], e.get("player")
         if t == "setup":
-            title = "New QLANET"
+            title = "Start"
             lines += [f"{short(c)} takes {' '.join(e['hands'][c])}" for c in SEATS]
             lines.append(f"{camp(e['first_player'])} starts")
             if "?" in e["planets"]:
@@ -247,11 +262,28 @@ def notices(g: Qlanet, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for b in e["bells"]:
                 a, c = b["planets"]
                 lines.append(f"{short(b['player'])} BM {a}+{c}: {b['code']}")
+            lines += [f"{'+'.join(map(str, p['group']))}: {p['code']}" for p in e["planets"]
+                      if p.get("group") and p["group"][0] == p["planet"] and
+                      len(p["group"]) > 2]
             if not lines:
                 lines.append("No BM was played")
     if lines:
-        out.append(_text(title, *lines))
+        text = _text(title, *lines)
+        if title == "Start":
+            text["right"] = f"Setup {setup_total(g.state.options)}/{setup_total(g.state.options)}"
+        if sum(len(wrap(line)) for line in lines) > 5:  # the rest a press of DOWN away
+            text.update(lines=_fit(lines), details=lines, hint="▼ more  OK")
+        out.append(text)
     return out
+
+
+def _fit(lines: list[str]) -> list[str]:
+    kept: list[str] = []
+    for line in lines:
+        if sum(len(wrap(x)) for x in kept + [line]) > 4:
+            break
+        kept.append(line)
+    return kept + [f"+{len(lines) - len(kept)} more: DOWN"]
 
 
 # ------------------------------------------------------------------ menus
@@ -277,7 +309,7 @@ def _pick_menu(g: Qlanet, card: str, chosen: list[int],
     if card not in TWO_PLANET:
         what = "which planet?"
     elif card in ORDERED:
-        what = "control planet?" if n == 0 else f"target of {chosen[0]}?"
+        what = "control?" if n == 0 else f"target of {chosen[0]}?"
     else:
         what = "first planet?" if n == 0 else f"{chosen[0]} and which?"
     need = 2 if card in TWO_PLANET else 1

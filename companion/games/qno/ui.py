@@ -13,10 +13,12 @@ from typing import Any
 
 from ..common import Item, Step
 from . import circuit
-from .cards import GATES, is_card, ket, label
+from .cards import GATES, HAND_SIZE, is_card, ket, label
 from .engine import IllegalAction, Qno
+from .story import pages as story_pages
+from .story import story
 
-__all__ = ["IllegalAction", "Item", "Step"]  # the session catches IllegalAction from here
+__all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
 NAME = "qno"
 TITLE = "QNO"
@@ -111,11 +113,44 @@ def circuit_screen(cols: list[tuple[str, str]], back: int = 0) -> dict[str, Any]
             "first": start + 1, "last": end, "total": len(cols)}
 
 
-def end_screen(g: Qno) -> dict[str, Any]:
+def end_screen(g: Qno, page: int = 0, told: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Who won, then (UP/DOWN) the story of the game."""
     s = g.state
-    return {"screen": "qno_end", "winners": [who(w) for w in s.winners],
-            "reason": result_reason(g) or "", "turns": s.turn_number,
-            "state": s.top_state, "gates": len(circuit.columns(s.circuit))}
+    more = story_pages(told) if told else []
+    page %= 1 + len(more)
+    out = {"screen": "qno_end", "winners": [who(w) for w in s.winners],
+           "reason": result_reason(g) or "", "turns": s.turn_number,
+           "state": s.top_state, "gates": len(circuit.columns(s.circuit)),
+           "page": page, "pages": 1 + len(more)}
+    if page:
+        out.update(more[page - 1])
+    return out
+
+
+# ------------------------------------------------------------------ setup counter
+
+
+def setup_total(options: dict[str, Any], g: Qno | None = None) -> int:
+    """Setup screens: the two menus, the deal (a card tapped at a time with tracked
+    hands, else one screen), the start card (two more for each gate turned up)."""
+    players = options.get("players", 2)
+    gates = 0 if g is None else sum(1 for e in g.log if e["type"] == "start_gate")
+    return len(SETUP_STEPS) + (HAND_SIZE * players if _tracked(options) else 1) + 1 + 2 * gates
+
+
+def _tracked(options: dict[str, Any]) -> bool:
+    return options.get("hands", "tracked") == "tracked"
+
+
+def _setup_counter(g: Qno, index: int) -> str:
+    return f"Setup {index}/{setup_total(g.state.options, g)}"
+
+
+def _setup_index(g: Qno) -> int:
+    """The number of the setup screen a pending deal or start-card prompt is: every
+    input so far dealt a card or turned one up; honour hands add the deal screen."""
+    gates = sum(1 for e in g.log if e["type"] == "start_gate")
+    return len(SETUP_STEPS) + len(g.inputs) + gates + (0 if _tracked(g.state.options) else 1) + 1
 
 
 def _text(title: str, *lines: str, hint: str = "OK next") -> dict[str, Any]:
@@ -138,14 +173,16 @@ def notices(g: Qno, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         t = e["type"]
         p = e.get("player")
         if t == "setup" and not tracked:
-            lines += [f"Deal 5 cards to each of {e['players']} players",
-                      f"{who(e['first'])} starts"]
+            out.append(_text("Deal", f"Deal 5 cards to each of {e['players']} players",
+                             f"{who(e['first'])} starts", *lines, hint="OK next")
+                       | {"right": _setup_counter(g, len(SETUP_STEPS) + 1)})
+            lines.clear()
         elif t == "dealer":
             lines.append(f"Dealer: {who(p)}")
         elif t == "start_gate":
             how = ("Bury it in the pile" if e["how"] == "bury" else "Shuffle it into the pile")
-            screen(_text("Gate turned up", f"{e['card']} cannot start.", how,
-                             "and turn the next card"))
+            screen(_text("A gate", f"{e['card']} cannot start.", how, "and turn the next card")
+                   | {"right": _setup_counter(g, _setup_index(g) - 1)})
         elif t == "start":
             lines.append(f"Start: {label(e['card'])}")
         elif t == "skip":
@@ -191,12 +228,12 @@ def _qubit_items(g: Qno, p: dict[str, Any]) -> list[Item]:
     for q in (1, 0):  # q1 first: it is the left digit of the ket
         where = "left" if q == 1 else "right"
         if p["gate"] == "X":
-            text = f"X q{q} ({where}): -> |{circuit.apply_x(top, q)}>"
+            text = f"q{q} {where}: → |{circuit.apply_x(top, q)}>"
         elif p["gate"] == "CNOT":
-            text = f"Control q{q}: -> |{circuit.apply_cnot(top, q)}>"
+            text = f"control q{q}: → |{circuit.apply_cnot(top, q)}>"
         else:
             a, b = circuit.h_outcomes(top, q)
-            text = f"H q{q} ({where}): |{a}>/|{b}>"
+            text = f"q{q} {where}: |{a}>/|{b}>"
         items.append(Item(text, {"player": p["player"], "do": "choose", "value": q}))
     return items
 
@@ -207,12 +244,16 @@ def prompt_menu(g: Qno) -> dict[str, Any]:
     kind, pl = p["kind"], p["player"]
     if kind == "take":
         n = p["count"]
-        why = "Deal" if p["reason"] == "deal" else "Draw"
-        return {"title": f"{who(pl)}: {why} {n} more" if n > 1 else f"{who(pl)}: {why} 1",
-                "text": ["Take the top card", "and tap it on a pad"], "items": []}
+        more = f"{n} more cards" if n > 1 else "1 more card"
+        if p["reason"] == "deal":
+            return {"title": f"Deal {who(pl)}", "right": _setup_counter(g, _setup_index(g)),
+                    "text": [f"{who(pl)}: {more}", "Take the top card", "and tap it on a pad"],
+                    "items": []}
+        return {"title": f"{who(pl)}: draw {n}", "text": ["Take the top card",
+                                                          "and tap it on a pad"], "items": []}
     if kind == "turn_up":
-        return {"title": "Start card", "text": ["Turn up the top card", "and tap it"],
-                "items": []}
+        return {"title": "Start", "right": _setup_counter(g, _setup_index(g)),
+                "text": ["Turn up the top card", "and tap it"], "items": []}
     if kind == "qubit":
         title = "Which control?" if p["gate"] == "CNOT" else f"{p['gate']} on which qubit?"
         return {"title": f"{who(pl)}: {title}", "text": [f"Top |{g.state.top_state}>"],

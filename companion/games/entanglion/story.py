@@ -1,0 +1,191 @@
+"""The story of one game of Entanglion, told from its log.
+
+:func:`story` is a pure function of a replayed game and (optionally) its journal
+record, which adds the time played and the status "abandoned". The box shows it on
+the end screen's pages (:func:`pages`), ``companion games`` prints :func:`line` for
+each game, ``companion games show`` prints :func:`text`, and ``companion stats``
+sums many stories with :func:`aggregate`. A story is plain JSON data, so a web page
+can use it as it is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+from ..common import duration, played_seconds, rate
+from . import odds
+from .cards import COMPONENTS, pretty
+from .options import RULINGS
+
+CHECKS = ("orbital defence", "ground defence", "probe")
+CAUSE = {"orbital defence": "orbital defence", "ground defence": "ground defence",
+         "probe": "PROBE", "schrodinger": "Schrödinger", "bit_flip_error": "Bit Flip Error"}
+DIFFICULTY = {1: "easy, track at 1", 2: "easy, track at 2", 4: "hard, track at 3"}
+MODES = {("deck", "physical"): "real cards", ("dice", "manual"): "real dice"}
+
+
+def story(g: Any, record: Any = None) -> dict[str, Any]:
+    """What happened in ``g``: result, turns, time, detections by cause, rolls made and
+    failed, who retrieved what, and the closest call (the least likely roll that
+    still went the players' way)."""
+    detections: Counter[str] = Counter()
+    retrieved: dict[str, list[str]] = {}
+    rolls = failed = 0
+    space = peak = 0
+    last_cause = None
+    closest = None
+    turn = 0
+    for e in g.log:
+        t = e["type"]
+        if t == "setup":
+            space = peak = e["detection"]
+        elif t == "turn":
+            turn = e["number"]
+        elif t == "detection":
+            if e["space"] > space:
+                cause = CAUSE.get(e["reason"], e["reason"])
+                detections[cause] += e["space"] - space
+                last_cause = cause
+            space = e["space"]
+            peak = max(peak, space)
+        elif t == "retrieved":
+            retrieved.setdefault(e["player"], []).append(e["component"])
+        elif t == "roll" and e["purpose"] in CHECKS and e.get("result") is not None:
+            rolls += 1
+            if e["result"] == "detected":
+                failed += 1
+                continue
+            chance = odds.single(e["beat"], e["modifier"])
+            if closest is None or chance < closest[0]:
+                closest = (chance, {
+                    "turn": turn, "player": e["player"], "purpose": e["purpose"],
+                    "face": e.get("reroll", e["raw"]), "need": odds.need(e["beat"], e["modifier"]),
+                    "chance": f"{chance.numerator}/{chance.denominator}",
+                    "eighths": int(chance * 8)})
+    s = g.state
+    status = record.status if record is not None else s.status
+    options = dict(record.options if record is not None else s.options)
+    return {
+        "game": "entanglion", "status": status,
+        "reason": next((e["reason"] for e in reversed(g.log) if e["type"] == "game_over"), None),
+        "turns": s.turn_number, "seconds": played_seconds(record),
+        "time": duration(played_seconds(record)),
+        "parts": sum(len(c) for c in s.ship_components.values()),
+        "retrieved": retrieved, "detections": dict(detections),
+        "rolls": rolls, "failed": failed, "peak": peak,
+        "lost_to": last_cause if status == "lost" else None,
+        "closest": closest[1] if closest else None,
+        "start_space": options.get("start_space", RULINGS["start_space"].default),
+        "options": {k: v for k, v in options.items()
+                    if k in RULINGS and k != "start_space" and v != RULINGS[k].default},
+    }
+
+
+def _closest(c: dict[str, Any]) -> str:
+    verb = {"orbital defence": "evaded", "ground defence": "retrieved",
+            "probe": "beat a PROBE"}[c["purpose"]]
+    return f"{c['player'].capitalize()} {verb} with a {c['face']}"
+
+
+def _detections(st: dict[str, Any]) -> str:
+    total = sum(st["detections"].values())
+    return f"detected {total}x" if total else "never detected"
+
+
+def line(st: dict[str, Any]) -> str:
+    """One line for ``companion games``."""
+    parts = [f"{st['parts']}/8 parts", _detections(st)]
+    if st["time"]:
+        parts.insert(0, st["time"])
+    if st["closest"] and st["closest"]["eighths"] <= 2:
+        parts.append(f"closest: {st['closest']['face']} on {st['closest']['need']}+")
+    return ", ".join(parts)
+
+
+
+
+def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """The story on the end screen's pages: each a title and up to five lines."""
+    from .ui import PART
+
+    first = [f"{st['turns']} turns" + (f", {st['time']}" if st["time"] else ""),
+             f"Parts aboard {st['parts']}/8",
+             f"Rolls {st['rolls']}, failed {st['failed']}",
+             _detections(st).capitalize(), f"Track peak: space {st['peak']}"]
+    causes = [f"{n}x {cause}" for cause, n in sorted(st["detections"].items(),
+                                                      key=lambda kv: -kv[1])] or ["none!"]
+    out = [("The story", first), ("Detected by", causes)]
+    for ship, comps in st["retrieved"].items():
+        names = [PART[c] for c in comps]
+        for i in range(0, len(names), 5):
+            out.append((f"{ship.capitalize()} got", names[i:i + 5]))
+    c = st["closest"]
+    if c:
+        out.append(("Closest call", [f"Turn {c['turn']}:", _closest(c),
+                                     f"needing {c['need']}+ ({c['eighths']}/8)"]))
+    return [{"title": title, "lines": lines} for title, lines in out]
+
+
+def text(st: dict[str, Any]) -> list[str]:
+    """The whole story in lines, for ``companion games show``."""
+    out = [f"Result: {st['status']}" + (f" ({st['reason']})" if st["reason"] else ""),
+           f"Turns: {st['turns']}" + (f", played for {st['time']}" if st["time"] else ""),
+           f"Difficulty: {DIFFICULTY.get(st['start_space'], st['start_space'])}"]
+    if st["options"]:
+        out.append("Options: " + ", ".join(f"{k}={v}" for k, v in st["options"].items()))
+    out.append(f"Components aboard: {st['parts']}/8")
+    for ship, comps in st["retrieved"].items():
+        out.append(f"  {ship.capitalize()} retrieved {', '.join(pretty(c) for c in comps)}")
+    out.append(f"Rolls: {st['rolls']} made, {st['failed']} failed")
+    causes = ", ".join(f"{cause} {n}" for cause, n in st["detections"].items())
+    out.append(f"Detections: {sum(st['detections'].values())}"
+               + (f" ({causes})" if causes else "") + f", track peaked at space {st['peak']}")
+    if st["lost_to"]:
+        out.append(f"Lost to: {st['lost_to']}")
+    c = st["closest"]
+    if c:
+        out.append(f"Closest call: turn {c['turn']}, {_closest(c)} "
+                   f"(needed {c['need']}+, {c['chance']})")
+    return out
+
+
+def _mode(st: dict[str, Any]) -> list[str]:
+    return [MODES.get((k, v), f"{k}={v}") for k, v in st["options"].items()] or ["rule book"]
+
+
+def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
+    """``companion stats`` for Entanglion: win rates by difficulty and options, turns,
+    what lost the games."""
+    stories = list(stories)
+    finished = [st for st in stories if st["status"] in ("won", "lost")]
+    won = [st for st in finished if st["status"] == "won"]
+    out = [f"Entanglion: {len(stories)} game{"s" * (len(stories) != 1)}, {len(finished)} finished, "
+           f"{rate(len(won), len(finished))}"]
+    if not finished:
+        return out
+    for title, key in (("By difficulty", lambda st: [DIFFICULTY.get(st["start_space"],
+                                                                    str(st["start_space"]))]),
+                       ("By options", _mode)):
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for st in finished:
+            for name in key(st):
+                groups.setdefault(name, []).append(st)
+        out.append(f"{title}:")
+        out += [f"  {name}: {rate(sum(st['status'] == 'won' for st in g), len(g))}"
+                for name, g in sorted(groups.items())]
+
+    def mean(xs: list[dict[str, Any]]) -> str:
+        return f"{sum(st['turns'] for st in xs) / len(xs):.1f}" if xs else "-"
+
+    lost = [st for st in finished if st["status"] == "lost"]
+    out.append(f"Average turns: {mean(finished)} (won {mean(won)}, lost {mean(lost)})")
+    causes = Counter(st["lost_to"] for st in lost if st["lost_to"])
+    if causes:
+        cause, n = causes.most_common(1)[0]
+        out.append(f"Most common cause of loss: {cause} ({n} of {len(lost)})")
+    comps = Counter(c for st in finished for cs in st["retrieved"].values() for c in cs)
+    if comps:
+        out.append("Retrieved most: " + ", ".join(
+            f"{pretty(c)} {n}" for c, n in comps.most_common(3) if c in COMPONENTS))
+    return out

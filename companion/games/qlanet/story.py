@@ -1,0 +1,85 @@
+"""The story of one game of QLANET, told from its log (a pure function of the replayed
+game and, optionally, its journal record; see ``entanglion/story.py``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+from ..common import duration, played_seconds
+
+
+def story(g: Any, record: Any = None) -> dict[str, Any]:
+    plays: Counter[str] = Counter()
+    measured = [0, 0]
+    secrets = [0, 0]
+    discards = 0
+    for e in g.log:
+        t = e["type"]
+        if t == "play":
+            plays[e["card"]] += 1
+        elif t == "discard":
+            discards += 1
+        elif t == "measure":
+            measured[e["result"]] += 1
+        elif t == "bell":
+            secrets[e["player"]] += 1
+    s = g.state
+    over = next((e for e in reversed(g.log) if e["type"] == "game_over"), None)
+    seconds = played_seconds(record)
+    return {
+        "game": "qlanet", "status": record.status if record is not None else s.status,
+        "winners": list(s.winners),
+        "reasons": dict(over["reasons"]) if over else {},
+        "moves": s.turn_number, "seconds": seconds, "time": duration(seconds),
+        "costs": list(s.costs), "fixed": [s.fixed.count(0), s.fixed.count(1)],
+        "measured": measured, "secrets": secrets, "discards": discards,
+        "favourite": plays.most_common(1)[0][0] if plays else None,
+    }
+
+
+def _winners(st: dict[str, Any]) -> str:
+    w = st["winners"]
+    return "camps 0 and 1 shared the win" if len(w) == 2 else f"camp {w[0]} won" if w else ""
+
+
+def line(st: dict[str, Any]) -> str:
+    parts = [x for x in (_winners(st), st["time"]) if x]
+    parts.append(f"costs {st['costs'][0]}/{st['costs'][1]}, fixed "
+                 f"{st['fixed'][0]}:{st['fixed'][1]}")
+    return ", ".join(parts)
+
+
+def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
+    lines = [f"{st['moves']} moves" + (f", {st['time']}" if st["time"] else ""),
+             f"Costs C0 {st['costs'][0]} C1 {st['costs'][1]}",
+             f"Fixed C0 {st['fixed'][0]} C1 {st['fixed'][1]}",
+             f"BM secrets {st['secrets'][0]}:{st['secrets'][1]}",
+             f"M fixed 0:{st['measured'][0]} 1:{st['measured'][1]}"]
+    return [{"title": "The story", "lines": lines}]
+
+
+def text(st: dict[str, Any]) -> list[str]:
+    out = [f"Result: {st['status']}" + (f", {_winners(st)}" if st["winners"] else "")]
+    out += [f"  camp {c}: {why}" for c, why in sorted(st["reasons"].items())]
+    out += [f"Moves: {st['moves']}" + (f", played for {st['time']}" if st["time"] else ""),
+            f"Costs: camp 0 {st['costs'][0]}, camp 1 {st['costs'][1]}",
+            f"Planets fixed: camp 0 {st['fixed'][0]}, camp 1 {st['fixed'][1]}",
+            f"Measurements fixed {st['measured'][0]} planets to 0, {st['measured'][1]} to 1",
+            f"BM secrets: camp 0 {st['secrets'][0]}, camp 1 {st['secrets'][1]}",
+            f"Discards: {st['discards']}"]
+    if st["favourite"]:
+        out.append(f"Card played most: {st['favourite']}")
+    return out
+
+
+def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
+    stories = list(stories)
+    done = [st for st in stories if st["status"] == "won"]
+    out = [f"QLANET: {len(stories)} game{"s" * (len(stories) != 1)}, {len(done)} finished"]
+    if done:
+        wins = Counter(w for st in done for w in st["winners"])
+        shared = sum(len(st["winners"]) == 2 for st in done)
+        out.append(f"Wins: camp 0 {wins[0]}, camp 1 {wins[1]} ({shared} shared)")
+        out.append(f"Average moves: {sum(st['moves'] for st in done) / len(done):.1f}")
+    return out

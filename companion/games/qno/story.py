@@ -1,0 +1,85 @@
+"""The story of one game of QNO, told from its log (a pure function of the replayed
+game and, optionally, its journal record; see ``entanglion/story.py``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+from ..common import duration, played_seconds, rate
+
+PENALTIES = ("h_penalty", "caught", "draw_two")
+
+
+def story(g: Any, record: Any = None) -> dict[str, Any]:
+    guesses = right = calls = caught = gates = 0
+    penalty: Counter[str] = Counter()
+    for e in g.log:
+        t = e["type"]
+        if t == "reveal":
+            guesses += 1
+            right += e["right"]
+        elif t == "call":
+            calls += 1
+        elif t == "caught":
+            caught += 1
+        elif t == "gate":
+            gates += 1
+        elif t == "must_draw" and e["reason"] in PENALTIES:
+            penalty[e["reason"]] += e["count"]
+    s = g.state
+    over = next((e for e in reversed(g.log) if e["type"] == "game_over"), None)
+    seconds = played_seconds(record)
+    return {
+        "game": "qno", "status": record.status if record is not None else s.status,
+        "winners": list(s.winners), "reason": over["reason"] if over else None,
+        "players": g.players, "turns": s.turn_number, "seconds": seconds,
+        "time": duration(seconds), "gates": gates, "guesses": guesses, "right": right,
+        "calls": calls, "caught": caught, "penalty": dict(penalty),
+        "state": s.top_state,
+    }
+
+
+def line(st: dict[str, Any]) -> str:
+    parts = [f"{st['players']} players"]
+    if st["winners"]:
+        parts.insert(0, " and ".join(f"P{w}" for w in st["winners"]) + " won")
+    if st["time"]:
+        parts.append(st["time"])
+    parts.append(f"{st['gates']} gates, H guessed {st['right']}/{st['guesses']}")
+    return ", ".join(parts)
+
+
+def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
+    lines = [f"{st['turns']} turns" + (f", {st['time']}" if st["time"] else ""),
+             f"Gates played: {st['gates']}", f"H guessed {st['right']} of {st['guesses']}",
+             f"QNO! calls {st['calls']}", f"Caught {st['caught']}x"]
+    return [{"title": "The story", "lines": lines}]
+
+
+def text(st: dict[str, Any]) -> list[str]:
+    out = [f"Result: {st['status']}" + (f", won by {', '.join(f'P{w}' for w in st['winners'])}"
+                                         if st["winners"] else "")
+           + (f" ({st['reason']})" if st["reason"] else ""),
+           f"Players: {st['players']}, turns: {st['turns']}"
+           + (f", played for {st['time']}" if st["time"] else ""),
+           f"Gates played: {st['gates']}, the circuit ends in |{st['state']}>",
+           f"H guesses: {st['right']} right of {st['guesses']}",
+           f"QNO! called {st['calls']}x, caught without it {st['caught']}x"]
+    if st["penalty"]:
+        out.append("Penalty cards: " + ", ".join(f"{k} {n}" for k, n in st["penalty"].items()))
+    return out
+
+
+def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
+    stories = list(stories)
+    done = [st for st in stories if st["status"] == "won"]
+    out = [f"QNO: {len(stories)} game{"s" * (len(stories) != 1)}, {len(done)} finished"]
+    if done:
+        out.append(f"Average turns: {sum(st['turns'] for st in done) / len(done):.1f}")
+        guesses = sum(st["guesses"] for st in done)
+        out.append(f"H guesses: {rate(sum(st['right'] for st in done), guesses)}"
+                   .replace("won", "right"))
+        firsts = Counter(st["winners"][0] == 1 for st in done if st["winners"])
+        out.append(f"The first player won {firsts[True]} of {sum(firsts.values())}")
+    return out
