@@ -31,7 +31,7 @@ from .hardware.buttons import PEEK, Classifier, Edge
 from .hardware.display import Display
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
-from .inputs import Tag, Tick
+from .inputs import Hold, Press, Release, Tag, Tick
 from .notify import Notifier
 from .session import Session
 from .views import oled
@@ -129,7 +129,7 @@ class Daemon:
         if isinstance(event, Edge):
             for e in self.classifier.feed(event):
                 self.handle(e)
-        elif isinstance(event, Tag):
+        elif isinstance(event, (Tag, Press, Hold, Release)):  # a reader, or a paired page
             self.handle(event)
         elif isinstance(event, LinkEvent):
             self.link_changed(event)
@@ -388,11 +388,25 @@ def main(config_path: str | None) -> int:
                                            "text": "The journal cannot be opened (see the log)"}))
         close_devices(devices)
         return status
-    session = Session(journal, registry, configuration.session_config(config))
+    session_config = configuration.session_config(config)
+    pairing = None
+    if config.web.enabled:
+        from .web import service
+
+        pairing = service.pairing_for(config.web)
+        session_config.web_pin = pairing.new_pin if pairing else None
+    session = Session(journal, registry, session_config)
     for alert in alerts:
         session.alert(*alert)
     box = Box(session, devices.display, devices.leds, devices.buzzer,
               private_displays=devices.private)
+    if config.web.enabled:
+        try:  # the page is a guest: the box plays on without it
+            devices.closers.append(service.start(config.web, box, events.put, pairing).stop)
+        except OSError as exc:
+            log.error("web page: cannot listen on %s port %s: %s", config.web.address,
+                      config.web.port, exc)
+            session.alert("Web page off", "Its port is taken;", "see the log.")
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
     daemon = Daemon(box, events, classifier, Notifier(), devices.closers)
