@@ -25,6 +25,8 @@ from typing import Any
 
 from PIL import Image
 
+from . import stats
+
 LOG_LINES = 40  # the page's log: the latest lines only, so a snapshot stays small
 
 
@@ -94,6 +96,7 @@ def _entanglion(g: Any) -> dict[str, Any]:
             "last_move": explain(moved) if moved else None,
         },
         "log": [explain(e) for e in g.log[-LOG_LINES:]],
+        "end": stats.entanglion_end(g.log) if s.status in ("won", "lost") else None,
     }
 
 
