@@ -11,7 +11,7 @@ from PIL import Image
 
 import browser
 from companion.web import snapshot
-from helpers import Rig
+from web_rig import Rig
 
 
 @pytest.fixture
@@ -158,7 +158,7 @@ def test_the_page_reconnects_by_itself_when_the_box_restarts(tmp_path, driver):
     from companion.web.shell import start
     import queue
 
-    from helpers import make_sim
+    from web_rig import make_sim
 
     sim = make_sim(tmp_path / "b")
     sim.run("press down")

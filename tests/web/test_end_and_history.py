@@ -7,7 +7,7 @@ import json
 
 from companion.autoplay import AutoPlayer
 from companion.web import snapshot, stats, svg
-from helpers import Rig, make_sim, play
+from web_rig import Rig, make_sim, play
 
 
 def test_the_end_of_an_entanglion_game_counts_from_its_log(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 from companion.web import server as web
 from companion.web.publish import Publisher
 from companion.web.server import WebServer
-from helpers import Rig
+from web_rig import Rig
 
 
 @pytest.fixture

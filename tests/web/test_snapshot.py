@@ -9,7 +9,7 @@ import pytest
 from companion.autoplay import AutoPlayer
 from companion.games.qlanet.knowledge import view
 from companion.web import snapshot, svg
-from helpers import make_sim, play
+from web_rig import make_sim, play
 
 QLANET_KEYS = {"mode", "game", "game_id", "screen", "oled", "peeking", "menu", "odds", "story",
                "status", "winners", "turn", "costs", "hand_sizes", "deck_size", "planets",
