@@ -29,7 +29,7 @@ import socket
 import threading
 import time
 from importlib import resources
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 import tornado.httpserver
 import tornado.iostream
@@ -119,6 +119,8 @@ class _Bucket:
         if len(self._level) > 4096:  # an address flood: forget the quiet ones
             self._level = {k: v for k, v in self._level.items()
                            if v[0] + (now - v[1]) * self.rate < self.burst}
+            if len(self._level) > 4096:  # all busy: start over rather than grow
+                self._level.clear()
         if level < 1:
             self._level[who] = (level, now)
             return False
@@ -176,7 +178,7 @@ class _Base(tornado.web.RequestHandler):
         reason = getattr(kwargs.get("exc_info", (None, None))[1], "log_message", None)
         self.finish(json.dumps({"error": reason or self._reason}))
 
-    def deny(self, status: int, why: str) -> None:
+    def deny(self, status: int, why: str) -> NoReturn:
         raise tornado.web.HTTPError(status, why)
 
 

@@ -309,3 +309,15 @@ def test_guessing_the_pin_is_rate_limited():
         assert rig.request("POST", "/pair", {"pin": pin}, headers)[0] == 429
     finally:
         server.stop()
+
+
+def test_the_rate_limiter_stays_bounded_under_an_address_flood():
+    now = [0.0]
+    bucket = web._Bucket(1.0, 2, clock=lambda: now[0])
+    for n in range(10_000):
+        bucket.take(f"10.0.{n // 256}.{n % 256}")
+        bucket.take(f"10.0.{n // 256}.{n % 256}")
+        bucket.take(f"10.0.{n // 256}.{n % 256}")
+    assert len(bucket._level) <= 4097
+    now[0] = 100.0
+    assert bucket.take("10.0.0.1")  # refilled
