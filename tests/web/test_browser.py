@@ -145,7 +145,7 @@ def test_a_qlanet_page_never_contains_a_secret(rig, driver):
         checked += 1
         if checked >= 5:
             break
-    assert checked or player is not None
+    assert checked, "no Bell measurement was made: pick another seed"
 
 
 def test_the_page_reconnects_by_itself_when_the_box_restarts(tmp_path, driver):
