@@ -321,3 +321,38 @@ def test_the_rate_limiter_stays_bounded_under_an_address_flood():
     assert len(bucket._level) <= 4097
     now[0] = 100.0
     assert bucket.take("10.0.0.1")  # refilled
+
+
+def test_a_whole_game_played_only_from_a_page_is_in_the_journal(tmp_path, monkeypatch):
+    from companion.autoplay import AutoPlayer
+    from companion.journal import Journal
+
+    monkeypatch.setattr(web, "INPUT_RATE", 10_000.0)  # a fast player, not a flood test
+    monkeypatch.setattr(web, "INPUT_BURST", 10_000)
+    rig = Rig(tmp_path, seed=6)
+    try:
+        token = rig.csrf()
+        player = AutoPlayer(6)
+        session = rig.sim.box.session
+        for _ in range(3000):
+            with rig.lock:
+                cmd = player.next_command(session)
+            if cmd is None:
+                break
+            words = cmd.split()
+            if words[0] == "tap":  # the page's card list holds the tag a reader would read
+                uid = rig.sim.event(cmd).uid
+                body = {"kind": "tap", "pad": int(words[1]), "uid": uid}
+            else:
+                body = {"kind": words[0], "button": words[1].upper()}
+            assert rig.post_input(body, token)[0] == 200, cmd
+            rig.wait_idle()
+        assert session.game.state.status == "won"
+        inputs = list(session.game.inputs)
+        game_id = session.game_id
+    finally:
+        rig.close()
+    with Journal(tmp_path / "state" / "journal.db") as journal:
+        record = journal.load(game_id)
+        assert record.status == "won"
+        assert Journal.effective_inputs(record.entries) == inputs
