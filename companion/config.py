@@ -167,6 +167,16 @@ class BuzzerConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The table's web page (off: the box opens no network socket at all)."""
+
+    enabled: bool = False
+    address: str = "0.0.0.0"  # every IPv4 interface of the box; "127.0.0.1": this box only
+    port: int = 8080
+    control: bool = False  # a browser paired with the PIN on the OLED may press buttons
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """Game-night defaults; the pads map reader pad numbers to seats (None = shared)."""
 
@@ -206,6 +216,7 @@ class Config:
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     leds: LedsConfig = field(default_factory=LedsConfig)
     buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     game: GameConfig = field(default_factory=GameConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
 
@@ -279,7 +290,8 @@ def _parse(text: str, name: str, environ: Mapping[str, str]) -> Config:
     config = Config(
         path=name, oled=_oled(rd), private_oled=_private_oled(rd), buttons=_buttons(rd),
         link=_link(rd),
-        reader=_reader(rd), leds=_leds(rd), buzzer=_buzzer(rd), game=_game(rd),
+        reader=_reader(rd), leds=_leds(rd), buzzer=_buzzer(rd), web=_web(rd),
+        game=_game(rd),
         paths=_paths(rd, environ),
     )
     rd.check_unknown()
@@ -643,6 +655,26 @@ def _leds(rd: _Reader) -> LedsConfig:
 
 def _buzzer(rd: _Reader) -> BuzzerConfig:
     return BuzzerConfig(pin=rd.get("buzzer", "pin", _optional_gpio, BuzzerConfig().pin))
+
+
+def _ip_address(value: Any) -> str:
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_address(value if isinstance(value, str) else "?"))
+    except ValueError:
+        raise _Bad(f"expected an IP address such as \"0.0.0.0\" or \"127.0.0.1\", "
+                   f"got {_show(value)}") from None
+
+
+def _web(rd: _Reader) -> WebConfig:
+    d, t = WebConfig(), "web"
+    return WebConfig(
+        enabled=rd.get(t, "enabled", _boolean, d.enabled),
+        address=rd.get(t, "address", _ip_address, d.address),
+        port=rd.get(t, "port", _integer("a port", 1, 65535), d.port),
+        control=rd.get(t, "control", _boolean, d.control),
+    )
 
 
 def _pad_table(rd: _Reader, name: str, seat: Callable[[Any], Any], default: dict) -> dict:
@@ -1012,6 +1044,7 @@ def dumps_defaults() -> str:
     """
     d = Config(paths=PathsConfig(state_dir=DEFAULT_STATE_DIR))
     o, b, ln, r, le, g = d.oled, d.buttons, d.link, d.reader, d.leds, d.game
+    config_web = d.web
     v = _toml
     out = [
         "# Companion box configuration (TOML).",
@@ -1105,6 +1138,18 @@ def dumps_defaults() -> str:
         "[buzzer]",
         "# GPIO of a buzzer (the reference build uses 12), or false for none.",
         "#pin = false",
+        "",
+        "[web]",
+        "# The table's web page: a live view of the game for phones, a laptop or a TV",
+        "# on the local network. Off, the box opens no network socket at all (on, also",
+        "# install systemd/web.conf as a drop-in: see the README).",
+        f"#enabled = {v(config_web.enabled)}",
+        "# The address to listen on (\"127.0.0.1\": only this box) and its port.",
+        f"#address = {v(config_web.address)}",
+        f"#port = {v(config_web.port)}",
+        "# true: a browser that enters the PIN the OLED shows (menu: Web PIN) may press",
+        "# the buttons; every other browser only watches.",
+        f"#control = {v(config_web.control)}",
         "",
         "# Which seat each reader pad belongs to: mercurial, rubicon or shared.",
         f"# Pads are numbered 1-{MAX_PADS}. A [pads] table replaces all of these.",

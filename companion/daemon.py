@@ -35,7 +35,7 @@ from .hardware.display import Display
 from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
-from .inputs import Tag, Tick
+from .inputs import Hold, Press, Release, Tag, Tick
 from .notify import Notifier
 from .session import Session
 from .views import oled
@@ -182,7 +182,7 @@ class Daemon:
         if isinstance(event, Edge):
             for e in self.classifier.feed(event):
                 self.handle(e)
-        elif isinstance(event, Tag):
+        elif isinstance(event, (Tag, Press, Hold, Release)):  # a reader, or a paired page
             self.handle(event)
         elif isinstance(event, LinkEvent):
             self.link_changed(event)
@@ -463,12 +463,18 @@ def main(config_path: str | None) -> int:
     # what was kept and lost. A journal that is sound but not ours to change (a newer
     # schema, another program's database) stops the box with exit 2, like a bad
     # config; a system problem (permissions, a full or failing disk) with exit 1.
+    session_config = configuration.session_config(config)
+    pairing = None
+    if config.web.enabled:
+        from .web import service
+
+        pairing = service.pairing_for(config.web)
+        session_config.web_pin = pairing.new_pin if pairing else None
     try:
         # 0700: games and tags are the service user's only, even where no systemd
         # StateDirectoryMode= made the folder first (an existing one is left as it is).
         state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        session = recovery.open_session(state_dir / "journal.db", registry,
-                                        configuration.session_config(config))
+        session = recovery.open_session(state_dir / "journal.db", registry, session_config)
     except (OSError, JournalError) as exc:
         status = 2 if isinstance(exc.__cause__, JournalError) else 1
         print(f"companion: journal: {exc}", file=sys.stderr)
@@ -480,6 +486,13 @@ def main(config_path: str | None) -> int:
         session.alert(*alert)
     box = Box(session, devices.display, devices.leds, devices.buzzer,
               private_displays=devices.private)
+    if config.web.enabled:
+        try:  # the page is a guest: the box plays on without it
+            devices.closers.append(service.start(config.web, box, events.put, pairing).stop)
+        except OSError as exc:
+            log.error("web page: cannot listen on %s port %s: %s", config.web.address,
+                      config.web.port, exc)
+            session.alert("Web page off", "Its port is taken;", "see the log.")
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
     daemon = Daemon(box, events, classifier, notifier, devices.closers,

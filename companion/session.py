@@ -64,6 +64,8 @@ class SessionConfig:
     start_space: int = 1
     qno_pads: dict[int, int | None] = field(default_factory=dict)  # pad -> player; shared
     private_screens: tuple[int, ...] = ()  # seats with their own small OLED (QLANET camps)
+    # With web control on: makes a new pairing PIN, shown by the "Web PIN" menu item.
+    web_pin: Callable[[], str] | None = field(default=None, compare=False)
 
 
 def random_seed() -> int:
@@ -279,6 +281,8 @@ class Session:
         for game in GAMES:
             label = f"New {ui_for(game).TITLE}" + (f" (ends #{gid})" if gid is not None else "")
             items.append(Item(label, {"new": game}))
+        if self.config.web_pin is not None:
+            items.append(Item("Web PIN", {"session": "web_pin"}))
         items.append(Item("Switch the box off", {"session": "confirm_off"}))
         return {"title": "Companion", "text": ["Choose a game"], "items": items}
 
@@ -343,6 +347,12 @@ class Session:
 
     def _select(self, item: Item) -> None:
         act = item.action
+        if act and act.get("session") == "web_pin":
+            self._close()
+            self.alert("Web PIN", self.config.web_pin(), "Type it on the page",  # type: ignore[misc]
+                       "within 2 minutes.")
+            self.overlay["private"] = True  # type: ignore[index]  # never sent to a page
+            return
         if self.mode == "menu":
             what = act.get("session")
             if what == "confirm_off":
@@ -404,7 +414,7 @@ class Session:
             Item("Undo last action", {"session": "undo"}),
             Item("Main menu (keep)", {"session": "leave"}),
             Item("End this game", {"session": "confirm_end"}),
-        ]
+        ] + ([Item("Web PIN", {"session": "web_pin"})] if self.config.web_pin else [])
         return model
 
     # ------------------------------------------------------------------ setup

@@ -402,24 +402,6 @@ def interactive(sim: Sim, colour: bool) -> int:
                 input("(enter) ")
 
 
-def _web(sim: Sim, args: Any) -> int:
-    import queue
-
-    from .web import shell
-
-    events: queue.SimpleQueue = queue.SimpleQueue()
-    try:
-        server = shell.start(sim, args.web, events)
-    except (ValueError, OSError) as exc:
-        print(f"companion sim: --web: {exc}", file=sys.stderr)
-        return EXIT_SCRIPT
-    print(f"companion sim: the box is on {server.url}", file=sys.stderr, flush=True)
-    try:
-        return shell.serve(sim, events, sys.stdin, sys.stdout, render=sys.stdout.isatty())
-    finally:
-        server.stop()
-
-
 def main(args: Any) -> int:
     config = SessionConfig(deck=args.deck, dice=args.dice, start_space=args.start_space)
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
@@ -438,7 +420,9 @@ def main(args: Any) -> int:
             return EXIT_SCRIPT
         try:
             if getattr(args, "web", None):
-                return _web(sim, args)
+                from .web import shell
+
+                return shell.main(sim, args.web, script=args.script)
             if args.script:
                 if args.script == "-":
                     return run_script(sim, sys.stdin.buffer, "<stdin>", sys.stdout)

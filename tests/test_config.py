@@ -641,7 +641,8 @@ def test_the_skeleton_shows_every_key():
     for section, cls in [("oled", OledConfig), ("private_oled", PrivateOledConfig),
                          ("buttons", ButtonsConfig),
                          ("link", LinkConfig), ("reader", ReaderConfig), ("leds", LedsConfig),
-                         ("buzzer", BuzzerConfig), ("game", GameConfig)]:
+                         ("buzzer", BuzzerConfig), ("web", cfg.WebConfig),
+                         ("game", GameConfig)]:
         expected |= {f"{section}.{f.name}" for f in fields(cls)
                      if f.name not in ("pins", "pads", "qno_pads")}  # tables
     assert keys | prose_only == expected

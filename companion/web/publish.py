@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from PIL import Image
 
-from . import snapshot
+from . import snapshot, stats
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,9 @@ class Publisher:
         self._data = b"{}"
         self._version = 0
         self._listeners: list[Callable[[], None]] = []
+        self._history = b"{}"
+        self._history_key: tuple[Any, ...] | None = None
+        self._options: dict[int, dict[str, Any]] = {}  # finished games never change
 
     def publish(self, box: Any, image: Image.Image | None = None) -> None:
         """Called on the game thread (a :class:`~companion.box.Box` observer). A
@@ -35,6 +38,7 @@ class Publisher:
         try:
             snap = snapshot.build(box.session, image if self.show_box else None)
             data = json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()
+            self._update_history(box.session, snap)
         except Exception:  # noqa: BLE001
             log.exception("building the web snapshot failed; the page keeps the last one")
             return
@@ -46,6 +50,27 @@ class Publisher:
             listeners = list(self._listeners)
         for wake in listeners:
             wake()
+
+    def _update_history(self, session: Any, snap: dict[str, Any]) -> None:
+        """The journal's games, read here on the game thread (the journal's owner) and
+        only when a game starts or ends; each finished game's options are read once."""
+        key = (snap["game_id"], snap.get("status"), snap["mode"])
+        if key == self._history_key:
+            return
+        self._history_key = key
+        games = []
+        for g in session.journal.games(limit=stats.HISTORY_GAMES):
+            if g.status in ("won", "lost") and g.id not in self._options:
+                self._options[g.id] = session.journal.load(g.id).options
+            games.append({"id": g.id, "game": g.game, "status": g.status, "turns": g.turns,
+                          "options": self._options.get(g.id, {})})
+        data = json.dumps(stats.history(games), separators=(",", ":")).encode()
+        with self._lock:
+            self._history = data
+
+    def history(self) -> bytes:
+        with self._lock:
+            return self._history
 
     def latest(self) -> tuple[int, bytes]:
         with self._lock:

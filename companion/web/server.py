@@ -29,7 +29,7 @@ import socket
 import threading
 import time
 from importlib import resources
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 import tornado.httpserver
 import tornado.iostream
@@ -119,6 +119,8 @@ class _Bucket:
         if len(self._level) > 4096:  # an address flood: forget the quiet ones
             self._level = {k: v for k, v in self._level.items()
                            if v[0] + (now - v[1]) * self.rate < self.burst}
+            if len(self._level) > 4096:  # all busy: start over rather than grow
+                self._level.clear()
         if level < 1:
             self._level[who] = (level, now)
             return False
@@ -154,6 +156,8 @@ class _Feed:
             snap = json.loads(raw) if raw else {}
             if snap.get("game") == "entanglion":
                 snap["board_svg"] = svg.entanglion_board(snap)
+                if snap.get("end"):
+                    snap["end_svg"] = svg.end_plots(snap["end"])
             self.version, self.data = version, json.dumps(
                 snap, ensure_ascii=False, separators=(",", ":")).encode()
         return self.version, self.data
@@ -174,7 +178,7 @@ class _Base(tornado.web.RequestHandler):
         reason = getattr(kwargs.get("exc_info", (None, None))[1], "log_message", None)
         self.finish(json.dumps({"error": reason or self._reason}))
 
-    def deny(self, status: int, why: str) -> None:
+    def deny(self, status: int, why: str) -> NoReturn:
         raise tornado.web.HTTPError(status, why)
 
 
@@ -207,6 +211,22 @@ class _Snapshot(_Base):
         self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
         self.finish(self.server.feed.latest()[1])
+
+
+class _History(_Base):
+    """Every finished game in the journal, with its plots (drawn here, not on the
+    game thread: the publisher hands over numbers only)."""
+
+    def get(self) -> None:
+        data = self.server.publisher.history()
+        if data != self.server.history_source:
+            history = json.loads(data)
+            history["plots"] = svg.history_plots(history)
+            self.server.history_source = data
+            self.server.history_page = json.dumps(history, separators=(",", ":")).encode()
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(self.server.history_page)
 
 
 class _Qasm(_Base):
@@ -332,6 +352,7 @@ class WebServer:
         self.pads = pads
         self.streams = 0
         self.stopping = False
+        self.history_source, self.history_page = b"", b"{}"
         self.input_bucket = _Bucket(INPUT_RATE, INPUT_BURST)
         self.pair_bucket = _Bucket(PAIR_RATE, PAIR_BURST)
         # Bound here, on the caller's thread: a taken port is an error it sees at once.
@@ -382,6 +403,7 @@ class WebServer:
             (r"/snapshot", _Snapshot, kw),
             (r"/events", _Events, kw),
             (r"/qno\.qasm", _Qasm, kw),
+            (r"/history", _History, kw),
             (r"/input", _Input, kw),
             (r"/pair", _Pair, kw),
         ], compress_response=False, serve_traceback=False, xsrf_cookies=False)

@@ -90,3 +90,24 @@ def serve(sim: Any, events: queue.SimpleQueue, lines: IO[str], out: IO[str],
                 sim._input(item)  # noqa: SLF001 - the same path as a typed press or tap
         except (ScriptError, ExpectationFailed) as exc:
             print(f"  {exc}", file=out, flush=True)
+
+
+def main(sim: Any, address: str, script: str | None = None) -> int:
+    """``companion sim --web [HOST:]PORT``: serve, then take typed lines and the page's
+    inputs until ``quit`` or a signal."""
+    from ..sim import EXIT_SCRIPT
+
+    if script:
+        print("companion sim: --web plays live; it does not run a --script", file=sys.stderr)
+        return EXIT_SCRIPT
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    try:
+        server = start(sim, address, events)
+    except (ValueError, OSError) as exc:
+        print(f"companion sim: --web: {exc}", file=sys.stderr)
+        return EXIT_SCRIPT
+    print(f"companion sim: the box is on {server.url}", file=sys.stderr, flush=True)
+    try:
+        return serve(sim, events, sys.stdin, sys.stdout, render=sys.stdout.isatty())
+    finally:
+        server.stop()

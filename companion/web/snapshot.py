@@ -9,7 +9,8 @@ sends about a game, which makes the secret guarantee one place to hold and test:
 * QNO: the box never sees the hands; only counts, the top card and the circuit.
 * QLANET: the public board (``knowledge.view(game, "spectator")``), costs and moves;
   never a BM code, the hidden truth, a hand or the deck order, until the end-of-game
-  reveal. The shared OLED is withheld while a camp peeks at its secret on it.
+  reveal. The shared OLED is withheld while a camp peeks at its secret on it, and
+  while it shows the web pairing PIN (a screen marked ``private``).
 
 Two fields are plug points for functions other modules provide: ``odds`` (a list of
 ``{"move": str, "chance": float}`` for the legal moves a die decides) and ``story``
@@ -23,6 +24,8 @@ import io
 from typing import Any
 
 from PIL import Image
+
+from . import stats
 
 LOG_LINES = 40  # the page's log: the latest lines only, so a snapshot stays small
 
@@ -39,18 +42,20 @@ def oled_png(image: Image.Image | None) -> str | None:
 def build(session: Any, image: Image.Image | None = None) -> dict[str, Any]:
     """The public picture of ``session``; ``image`` is the OLED frame (or None)."""
     peeking = session.peek is not None
+    screen = session.screen()
+    hidden = peeking or bool(screen.get("private"))  # a secret or the pairing PIN on show
     out: dict[str, Any] = {
         "mode": session.mode,
         "game": None,
         "game_id": session.game_id,
-        "screen": None if peeking else session.screen(),
-        "oled": None if peeking else oled_png(image),
+        "screen": None if hidden else screen,
+        "oled": None if hidden else oled_png(image),
         "peeking": peeking,
         "menu": None,
         "odds": None,
         "story": None,
     }
-    if not peeking:
+    if not hidden:
         menu = session._current_menu()  # noqa: SLF001 - the prompt the OLED shows
         if menu is not None:
             out["menu"] = {"title": menu["title"], "text": list(menu["text"]),
@@ -91,6 +96,7 @@ def _entanglion(g: Any) -> dict[str, Any]:
             "last_move": explain(moved) if moved else None,
         },
         "log": [explain(e) for e in g.log[-LOG_LINES:]],
+        "end": stats.entanglion_end(g.log) if s.status in ("won", "lost") else None,
     }
 
 

@@ -206,3 +206,44 @@ def _span(values: Sequence[float]) -> tuple[float, float]:
 
 def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:.2f}"
+
+
+# ---------------------------------------------------------------------- pages
+
+GAME_COLOURS = {"entanglion": BLUE, "qno": "#22c55e", "qlanet": "#f59e0b"}
+
+
+def end_plots(end: Mapping[str, Any]) -> list[str]:
+    """The end-of-game plots: detection space over turns, rolls against targets."""
+    out = [line_plot([("detection space", "#f59e0b", end["detection_over_turns"])],
+                     "Detection space over turns", "turn", "space")]
+    rolls = end["rolls"]["each"]
+    if rolls:
+        out.append(line_plot(
+            [("roll", BLUE, [(i, r["roll"]) for i, r in enumerate(rolls, 1)]),
+             ("to beat", RED, [(i, r["target"]) for i, r in enumerate(rolls, 1)])],
+            "Defence rolls against their targets", "roll", "value"))
+    return out
+
+
+def history_plots(history: Mapping[str, Any], options_shown: int = 6) -> list[str]:
+    """Turns per game by game, then Entanglion's win rate by difficulty and options."""
+    turns = history.get("turns") or []
+    if not turns:
+        return []
+    by_game: dict[str, list[tuple[float, float]]] = {}
+    for i, g in enumerate(turns, 1):
+        by_game.setdefault(g["game"], []).append((i, g["turns"]))
+    out = [line_plot([(name, GAME_COLOURS.get(name, GREY), pts)
+                      for name, pts in sorted(by_game.items())],
+                     "Turns per game", "game (oldest first)", "turns")]
+    rates = history.get("win_rate") or {}
+    groups = (["difficulty"] if "difficulty" in rates else []) + \
+        [k for k in sorted(rates) if k != "difficulty"][:options_shown]
+    for group in groups:
+        cells = rates[group]
+        out.append(bar_plot([(f"{k} ({c['played']})", c["rate"] * 100)
+                             for k, c in cells.items()],
+                            f"Entanglion win rate by {group.replace('_', ' ')}",
+                            "% won", y_max=100))
+    return out

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 import browser
+from companion.inputs import Tag
 from companion.web import snapshot
 from web_rig import Rig
 
@@ -90,14 +91,9 @@ def test_buttons_on_the_page_play_a_whole_entanglion_setup_and_change_the_oled(r
         rig.sim.box.session.game.state.pos[0], rig.sim.box.session.game.state.pos[1]}
     assert len(ships) == 2
     # Tap a card on pad 1 from the page: the same Tag event a reader gives.
-    inputs = len(rig.sim.box.session.game.inputs)
-    driver.execute_script("document.querySelector('#cardlist button').click()")
-    rig.wait_idle()
-    time.sleep(0.2)
-    rig.wait_idle()
-    journal_games = rig.sim.box.session.journal.unfinished()
-    assert journal_games is not None
-    assert len(rig.sim.box.session.game.inputs) >= inputs
+    uid = driver.execute_script("const b = document.querySelector('#cardlist button');"
+                                "b.click(); return b.dataset.uid")
+    wait_for(lambda: Tag(1, uid) in rig.handled, what="the tap")
 
 
 def test_a_screenshot_of_the_board_has_the_ship_colours_where_the_ships_are(rig, driver):
@@ -145,7 +141,7 @@ def test_a_qlanet_page_never_contains_a_secret(rig, driver):
         checked += 1
         if checked >= 5:
             break
-    assert checked or player is not None
+    assert checked, "no Bell measurement was made: pick another seed"
 
 
 def test_the_page_reconnects_by_itself_when_the_box_restarts(tmp_path, driver):
@@ -158,7 +154,7 @@ def test_the_page_reconnects_by_itself_when_the_box_restarts(tmp_path, driver):
     from companion.web.shell import start
     import queue
 
-    from helpers import make_sim
+    from web_rig import make_sim
 
     sim = make_sim(tmp_path / "b")
     sim.run("press down")

@@ -43,6 +43,7 @@ class Rig:
         self.server = shell.start(self.sim, "127.0.0.1:0", self.events)
         self.lock = threading.Lock()  # tests read the session while the thread plays
         self._stop = False
+        self.handled: list[Any] = []  # every event the game thread took, in order
         self.thread = threading.Thread(target=self._game_thread, daemon=True)
         self.thread.start()
 
@@ -53,6 +54,7 @@ class Rig:
             except queue.Empty:
                 continue
             with self.lock:
+                self.handled.append(event)
                 if isinstance(event, str):
                     self.sim.run(event)
                 else:

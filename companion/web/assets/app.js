@@ -176,6 +176,40 @@ function list(id, box, items) {
     `${item.move}: ${Math.round(item.chance * 100)}%`));
 }
 
+function svgs(holder, list) {
+  holder.textContent = "";
+  for (const plot of list || []) {
+    const d = el("div", null, "plot-holder");
+    d.innerHTML = plot;  // drawn by the box, every text in it escaped
+    holder.append(d);
+  }
+}
+
+function renderEnd(s) {
+  const end = s.end;
+  $("end").hidden = !end;
+  if (!end) return;
+  const facts = $("end-facts");
+  facts.textContent = "";
+  facts.append(fact("Turns", end.turns),
+    fact("Defence rolls", `${end.rolls.made} made, ${end.rolls.failed} failed`));
+  for (const [cause, n] of Object.entries(end.detections)) facts.append(fact("Detected: " + cause, n));
+  for (const r of end.retrieved) facts.append(fact(SHIP[r.player] + " retrieved",
+    pretty(r.component) + " on " + pretty(r.planet), r.player));
+  svgs($("end-plots"), s.end_svg);
+}
+
+async function showHistory() {
+  const r = await fetch("/history", {credentials: "same-origin"});
+  const h = await r.json();
+  const body = $("history-body");
+  body.textContent = "";
+  body.append(el("p", `${h.games || 0} finished games in the journal.`));
+  const plots = el("div");
+  svgs(plots, h.plots);
+  body.append(plots);
+}
+
 function render(s) {
   last = s;
   document.body.dataset.game = s.game || "";
@@ -193,6 +227,7 @@ function render(s) {
   if (s.game) GAMES[s.game](s, root);
   else root.append(el("p", s.mode === "setup" ? "Setting up a game…" : "No game in play."));
   root.hidden = false;
+  renderEnd(s);
   list("odds-list", "odds", s.odds);
   list("story-list", "story", s.story);
   list("log", "log-box", s.log);
@@ -219,6 +254,7 @@ async function start() {
   if (config.box || config.may_play) setupControls();
   $("oled").hidden = !config.box;
   $("pair").hidden = !(config.control && !config.may_play);
+  $("history-button").addEventListener("click", showHistory);
   $("pairform").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (await post("/pair", {pin: $("pin").value.trim()})) location.reload();

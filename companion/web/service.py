@@ -1,0 +1,25 @@
+"""``companion run`` with ``[web] enabled = true``: the page beside the daemon."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .publish import Publisher
+from .server import Pairing, WebServer
+
+
+def pairing_for(web: Any) -> Pairing | None:
+    """The PIN keeper when the table allows control from a phone (``[web] control``)."""
+    return Pairing() if web.control else None
+
+
+def start(web: Any, box: Any, put: Callable[[Any], None],
+          pairing: Pairing | None) -> WebServer:
+    """Serve ``box`` on ``web.address:web.port``; paired browsers' presses go to ``put``
+    (the daemon's event queue), like the buttons'. Read-only without ``pairing``."""
+    publisher = Publisher(show_box=False)
+    server = WebServer(publisher, web.address, web.port,
+                       inputs=put if pairing is not None else None, pairing=pairing)
+    box.observers.append(publisher.publish)
+    box.refresh()
+    return server.start()
