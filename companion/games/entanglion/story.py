@@ -160,8 +160,8 @@ def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
     stories = list(stories)
     finished = [st for st in stories if st["status"] in ("won", "lost")]
     won = [st for st in finished if st["status"] == "won"]
-    out = [f"Entanglion: {len(stories)} game{"s" * (len(stories) != 1)}, {len(finished)} finished, "
-           f"{rate(len(won), len(finished))}"]
+    out = [f"Entanglion: {len(stories)} game{'s' * (len(stories) != 1)}, "
+           f"{len(finished)} finished, {rate(len(won), len(finished))}"]
     if not finished:
         return out
     for title, key in (("By difficulty", lambda st: [DIFFICULTY.get(st["start_space"],

@@ -76,7 +76,7 @@ def text(st: dict[str, Any]) -> list[str]:
 def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
     stories = list(stories)
     done = [st for st in stories if st["status"] == "won"]
-    out = [f"QLANET: {len(stories)} game{"s" * (len(stories) != 1)}, {len(done)} finished"]
+    out = [f"QLANET: {len(stories)} game{'s' * (len(stories) != 1)}, {len(done)} finished"]
     if done:
         wins = Counter(w for st in done for w in st["winners"])
         shared = sum(len(st["winners"]) == 2 for st in done)

@@ -74,7 +74,7 @@ def text(st: dict[str, Any]) -> list[str]:
 def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
     stories = list(stories)
     done = [st for st in stories if st["status"] == "won"]
-    out = [f"QNO: {len(stories)} game{"s" * (len(stories) != 1)}, {len(done)} finished"]
+    out = [f"QNO: {len(stories)} game{'s' * (len(stories) != 1)}, {len(done)} finished"]
     if done:
         out.append(f"Average turns: {sum(st['turns'] for st in done) / len(done):.1f}")
         guesses = sum(st["guesses"] for st in done)
