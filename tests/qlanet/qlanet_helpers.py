@@ -23,7 +23,12 @@ def game(planets: list[str] | None = None, *, hands: list[list[str]] | None = No
          first: int = 0, hidden: Iterable[int] = (), costs: list[int] | None = None,
          forced: Iterable[Any] = (), options: dict[str, Any] | None = None,
          seed: int = 0, deck: list[str] | None = None) -> Qlanet:
-    """A game with a pinned board (nothing hidden unless asked), hands and first camp."""
+    """A game with a pinned board (nothing hidden unless asked), hands and first camp.
+
+    BM follows the Born rule here unless ``options`` say otherwise: these tests check
+    the physics move by move, which the Born rule shows plainly (the default rule,
+    ``uniform_secret``, adds a secret Pauli and has tests of its own)."""
+    options = {"bm_outcome": "born", **(options or {})}
     setup: dict[str, Any] = {
         "first_player": first,
         "planets": list(planets or OPENING),

@@ -22,7 +22,7 @@ def test_a_new_game_shows_the_public_board_on_the_oled_and_the_leds(tmp_path):
     rig = Rig(tmp_path, seed=3)
     rig.press(UP, UP, OK, OK, OK)
     first = rig.screen
-    assert first["title"] == "New QLANET" and first["lines"][:3] == [
+    assert first["title"] == "Start" and first["right"] == "Setup 3/3" and first["lines"][:3] == [
         "C0 takes X SW Z Z", "C1 takes CX0 BM CX0 M", "Camp 1 starts"]
     rig.dismiss()
     g = rig.game
@@ -34,7 +34,8 @@ def test_a_new_game_shows_the_public_board_on_the_oled_and_the_leds(tmp_path):
     assert frame[0] == leds.QLANET_COLOURS["-"] and frame[3] == leds.QLANET_COLOURS["+"]
     assert frame[4] == leds.QLANET_COLOURS["?"]
     assert frame[9:12] == (leds.SEAT_DIM, leds.QLANET_CAMPS[1], leds.OFF)
-    assert frame[12:] == (leds.QLANET_CAMPS[1],) * 12
+    assert frame[12:24] == (leds.QLANET_CAMPS[1],) * 12
+    assert frame[leds.TURN_INDEX] == leds.QLANET_CAMPS[1]  # the turn pixel: camp 1 to play
     assert rig.journal.games()[0].game == "qlanet"
 
 
@@ -43,7 +44,7 @@ def test_a_move_is_a_tap_then_planets_then_confirm(tmp_path, monkeypatch):
     rig = Rig(tmp_path)
     rig.start()
     rig.tap("CX0")
-    assert rig.screen["title"] == "C0 CX0: control planet?"
+    assert rig.screen["title"] == "C0 CX0: control?"
     assert rig.screen["items"][:2] == ["Planet 1  +", "Planet 2  +"]
     assert rig.screen["items"][4] == "Planet 5  ?"
     assert rig.session.led_model()["targets"] == ["1"]  # the planet under the cursor blinks
@@ -190,7 +191,8 @@ def test_the_end_reveals_the_true_board_and_every_secret(tmp_path, monkeypatch):
     assert leds.blinking(model)
     assert leds.frame(model, 1)[0] == leds.OFF and leds.frame(model, 0)[0] == \
         leds.QLANET_CAMPS[0]
-    assert rig.box.leds.last[12:] == (leds.QLANET_CAMPS[0],) * 12
+    assert rig.box.leds.last[12:24] == (leds.QLANET_CAMPS[0],) * 12
+    assert rig.box.leds.last[leds.TURN_INDEX] == leds.OFF  # nobody's turn any more
     assert rig.journal.games()[0].status == "won"
     assert rig.journal.games()[0].reason == "camp 0: line 1-2-3"
     rig.press(OK)
@@ -283,7 +285,7 @@ def test_buttons_alone_play_a_whole_game():
 
 def test_the_example_sim_script_plays_the_bm_cx_m_combo(tmp_path):
     script = (ROOT / "examples" / "qlanet-combo.sim").read_text()
-    out = run_sim(["--state-dir", str(tmp_path / "s"), "--seed", "127",
+    out = run_sim(["--state-dir", str(tmp_path / "s"), "--seed", "2823",
                    "--frames", str(tmp_path / "f")], script)
     assert out.returncode == 0, out.stderr
     journal = Journal(tmp_path / "s" / "journal.db")
@@ -297,7 +299,7 @@ def test_the_example_sim_script_plays_the_bm_cx_m_combo(tmp_path):
 @pytest.mark.parametrize("name", ["qlanet-combo.json"])
 def test_the_combo_scenario_is_the_same_game(name):
     data = json.loads((ROOT / "examples" / name).read_text())
-    assert data["seed"] == 127 and [a["card"] for a in data["actions"]] == [
+    assert data["seed"] == 2823 and [a["card"] for a in data["actions"]] == [
         "BM", "X", "X", "CX0", "M"]
 
 
@@ -308,7 +310,7 @@ def test_the_led_frame_paints_planets_seats_and_track():
     model = {"game": "qlanet", "planets": ["F0", "0", "+", "-", "1", "F1", "?", "~9", "~8"],
              "turn": 0, "result": None, "winners": [], "line": []}
     frame = leds.frame(model)
-    assert len(frame) == 24
+    assert len(frame) == leds.FRAME_LENGTH and frame[leds.TURN_INDEX] == leds.QLANET_CAMPS[0]
     assert frame[:7] == tuple(leds.QLANET_COLOURS[s] for s in ("F0", "0", "+", "-", "1", "F1",
                                                                "?"))
     assert frame[7] == frame[8] == leds.QLANET_ENTANGLED
@@ -320,7 +322,7 @@ def test_the_led_frame_paints_planets_seats_and_track():
     assert leds.frame(blinking, 0)[3:5] == (leds.TARGET_AMBER,) * 2
     assert leds.frame(blinking, 1) == frame
     both = {**model, "turn": None, "result": "won", "winners": [0, 1]}
-    assert leds.frame(both)[12:] == (leds.QLANET_CAMPS[0],) * 6 + (leds.QLANET_CAMPS[1],) * 6
+    assert leds.frame(both)[12:24] == (leds.QLANET_CAMPS[0],) * 6 + (leds.QLANET_CAMPS[1],) * 6
     with pytest.raises(ValueError):
         leds.frame({**model, "planets": ["entangled"] * 9})
     with pytest.raises(ValueError):

@@ -11,7 +11,7 @@ from qlanet_helpers import BELL_KETS, at, game, play, shown
 from companion.games.qlanet import view
 from companion.games.qlanet.knowledge import shown as icons
 
-KEYS = {"planet", "shown", "fixed", "entangled_with", "code", "bell"}
+KEYS = {"planet", "shown", "fixed", "entangled_with", "code", "bell", "group"}
 
 
 def test_view_format():
@@ -22,11 +22,11 @@ def test_view_format():
         assert all(set(e) == KEYS for e in planets)
     assert view(g, "spectator")[:3] == [
         {"planet": 1, "shown": "+", "fixed": False, "entangled_with": None, "code": None,
-         "bell": None},
+         "bell": None, "group": None},
         {"planet": 2, "shown": "F1", "fixed": True, "entangled_with": None, "code": None,
-         "bell": None},
+         "bell": None, "group": None},
         {"planet": 3, "shown": "0", "fixed": False, "entangled_with": None, "code": None,
-         "bell": None},
+         "bell": None, "group": None},
     ]
     assert icons(g, "spectator")[8] == "?" and icons(g, "truth")[8] == "-"
     assert g.view(1) == view(g, 1)  # the engine's shortcut is the same function
@@ -45,6 +45,7 @@ def test_bm_code_is_private_to_its_player():
     play(g, "BM", 2, 1)
     mine = at(g, 1, 0)
     assert mine == {"planet": 1, "shown": "entangled", "fixed": False, "entangled_with": 2,
+                    "group": [1, 2],
                     "code": "|01>+|10>", "bell": "Psi+"}
     assert at(g, 1, 1)["shown"] == at(g, 1, "spectator")["shown"] == "?"
     assert at(g, 2, 1)["code"] is None
@@ -83,15 +84,47 @@ def test_public_cx_pair_is_shown_to_everyone_with_its_code():
         assert at(g, 2, viewer)["code"] == BELL_KETS["Psi-"]
 
 
-def test_three_planet_groups_show_question_marks():
-    """The display rule names single planets and pairs only; a known group of three
-    (a GHZ state here, made in public) shows "?", also to the device's own view."""
+def test_a_known_group_of_three_shows_as_a_group_with_its_ket():
+    """The display rule names single planets and pairs; a group of three whose joint
+    state is known (a GHZ state here, made in public) is shown the same way: each
+    planet entangled with the next of the group, the code the group's ket."""
     g = game(["+", "0", "0"] + ["+"] * 6, hands=[["CX1", "CX1", "Z", "Z"], ["Z"] * 4],
              costs=[0, 50])
     play(g, "CX1", 1, 2)
     play(g, "CX1", 2, 3)
-    assert shown(g, "truth")[:3] == shown(g)[:3] == ["?", "?", "?"]
+    assert shown(g, "truth")[:3] == shown(g)[:3] == ["entangled"] * 3
+    assert [e["entangled_with"] for e in view(g, "spectator")[:3]] == [2, 3, 1]
+    for e in view(g, 0)[:3]:
+        assert e["group"] == [1, 2, 3] and e["code"] == "|000>+|111>" and e["bell"] is None
     assert shown(g)[3:] == ["+"] * 6
+
+
+def test_a_group_grown_from_a_secret_pair_stays_its_owners_secret():
+    """A CX from one half of a BM pair to a third planet makes a group of three: the BM
+    camp sees it as a ket, the other camp and the table see "?"."""
+    g = game(["0", "0", "0"] + ["+"] * 6, hands=[["BM", "CX1", "Z", "Z"], ["Z"] * 4],
+             costs=[0, 50], forced=["Phi+"])
+    play(g, "BM", 1, 2)
+    play(g, "CX1", 2, 3)  # camp 0 again: the lower total plays next
+    own = view(g, 0)[:3]
+    assert [e["shown"] for e in own] == ["entangled"] * 3 and own[0]["group"] == [1, 2, 3]
+    assert own[0]["code"].count("|") == 2  # a GHZ-like state: two terms
+    assert shown(g, 1)[:3] == shown(g)[:3] == ["?", "?", "?"]
+    assert view(g, "truth")[0]["code"] == own[0]["code"]
+
+
+def test_a_long_ket_is_given_by_its_generators():
+    """Past eight terms a ket does not fit a small screen; the group's generators do
+    (in a canonical order, so every viewer of the same group reads the same)."""
+    from companion.games.qlanet.knowledge import MAX_TERMS, _code
+    from companion.games.qlanet.quantum import product_state
+
+    gens = product_state(["+"] * 4)
+    code = _code(gens, (0, 1, 2, 3))  # 16 terms: |0000>+|0001>+...
+    assert 16 > MAX_TERMS and "|" not in code
+    assert code.split() == ["+...X", "+..X.", "+.X..", "+X..."]
+    shuffled = [gens[3], gens[0] ^ 0, gens[2], gens[1]]
+    assert _code(shuffled, (0, 1, 2, 3)) == code
 
 
 # ------------------------------------------------------------------ no leaks

@@ -33,7 +33,8 @@ def through_json(g: Qlanet) -> Qlanet:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_json_round_trip_is_exact_and_play_continues_the_same(seed):
-    options = {"refill": "deck", "bm_outcome": "uniform_secret"} if seed % 2 else None
+    options = {"refill": "deck", "bm_outcome": "uniform_secret"} if seed % 2 else \
+        {"bm_outcome": "born"}
     g = random_game(seed, 15, options)
     copy = through_json(g)
     assert copy.to_dict() == g.to_dict()
@@ -50,7 +51,8 @@ def test_replay_equals_the_live_game():
     setup = {"first_player": 1, "planets": ["+", "0", "-", "1", "+", "0", "-", "1", "+"],
              "hidden": [5], "hands": [["BM", "M", "X", "Z"], ["CX0", "H", "SW", "M"]]}
     forced = ["X", "Psi-", None, 1]  # H's refill, BM, BM's refill, M
-    g = Qlanet(11, {"cx_cost": 2}, setup, forced)
+    options = {"cx_cost": 2, "bm_outcome": "born"}  # "Psi-": the Bell measurement's result
+    g = Qlanet(11, options, setup, forced)
     play(g, "H", 5)
     play(g, "BM", 1, 5)
     play(g, "M", 1)
@@ -58,7 +60,7 @@ def test_replay_equals_the_live_game():
     rnd = random.Random(3)
     while g.status == "playing":
         g.push(pick(g, rnd))
-    r = Qlanet.replay(11, {"cx_cost": 2}, setup, forced, g.inputs)
+    r = Qlanet.replay(11, options, setup, forced, g.inputs)
     assert r.to_dict() == g.to_dict()
     d = json.loads(json.dumps(g.to_dict()))  # everything replay needs is in the JSON
     again = Qlanet.replay(d["seed"], d["state"]["options"], d["setup"], d["forced"], d["inputs"])

@@ -40,7 +40,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from .quantum import Reader, bell_name, describe, ket
+from .quantum import Reader, bell_name, canonical, describe, ket
 
 MAX_TERMS = 8  # a longer ket does not fit a small screen: its generators are shown
 
@@ -67,7 +67,7 @@ def _code(els: list[int], planets: tuple[int, ...]) -> str:
     text = ket(els, planets)
     if text.count("|") <= MAX_TERMS:
         return text
-    return " ".join(_restricted(describe(el), planets) for el in els)
+    return " ".join(_restricted(describe(el), planets) for el in canonical(els))
 
 
 def _restricted(gen: str, planets: tuple[int, ...]) -> str:

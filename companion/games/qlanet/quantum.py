@@ -368,6 +368,22 @@ def bell_name(els: list[int], a: int, b: int) -> str | None:
     return BELL_NAMES[(signs[0], signs[1])]
 
 
+def canonical(els: list[int]) -> list[int]:
+    """The reduced echelon generators of the group ``els`` span (with their signs): the
+    same list for the same group whatever generators it was given by."""
+    rows = [el & (PAULI | SIGN) for el in els]
+    out: list[int] = []
+    for bit in range(2 * N - 1, -1, -1):
+        at = next((i for i, r in enumerate(rows) if (r >> bit) & 1), None)
+        if at is None:
+            continue
+        pivot = rows.pop(at)
+        rows = [mul(r, pivot) if (r >> bit) & 1 else r for r in rows]
+        out = [mul(o, pivot) if (o >> bit) & 1 else o for o in out]
+        out.append(pivot)
+    return out
+
+
 def contains(gens: list[int], el: int) -> bool:
     """Whether the signed Pauli ``el`` is in the group (sign included unless UNKNOWN)."""
     found = find(gens, el & PAULI)
