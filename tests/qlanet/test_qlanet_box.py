@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_new_game_shows_the_public_board_on_the_oled_and_the_leds(tmp_path):
     rig = Rig(tmp_path, seed=3)
-    rig.press(UP, OK, OK, OK)
+    rig.press(UP, UP, OK, OK, OK)
     first = rig.screen
     assert first["title"] == "New QLANET" and first["lines"][:3] == [
         "C0 takes X SW Z Z", "C1 takes CX0 BM CX0 M", "Camp 1 starts"]
