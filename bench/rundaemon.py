@@ -4,7 +4,8 @@ Exactly ``companion run`` (the console script's ``companion.cli.main``, then
 ``companion.daemon.main``: config, devices, registry, journal, resume, the loop,
 sd_notify), except that the display it opens is luma's real factory and SSD1306
 driver on a fake SMBus with a simulated panel instead of ``/dev/i2c-1``, so what the
-box would send to the panel can be counted. Run it with ``GPIOZERO_PIN_FACTORY=mock`` for mock buttons.
+box would send to the panel can be counted. Run it with ``GPIOZERO_PIN_FACTORY=mock``
+for mock buttons.
 
 On SIGUSR1 (and at exit) it writes its counters as JSON to ``--counters FILE``:
 ``reports`` (how many reports so far), ``frames_sent`` (frames the display pushed),

@@ -279,7 +279,8 @@ def _hello(config: Any, system: System) -> Finding:
 
 
 def _firmware_version(hello: dict[str, Any], detail: str) -> Finding:
-    """HELLO arrived; a firmware older or newer than the one this package ships is worth a warning."""
+    """HELLO arrived; a firmware older or newer than the one this package ships is
+    worth a warning."""
     from .firmware import FirmwareError, shipped_version, source_dir
 
     try:

@@ -1,8 +1,8 @@
 """``companion firmware install|check``: put the firmware shipped with this package on
 the Pico.
 
-The firmware is ``firmware/*.py`` (installed as ``companion/pico``) plus the host's own ``companion/hardware/protocol.py``
-(one codec for both ends). Copying goes through ``mpremote`` (PyPI, the MicroPython
+The firmware is ``firmware/*.py`` (installed as ``companion/pico``) plus the host's
+own ``companion/hardware/protocol.py`` (one codec for both ends). Copying goes through ``mpremote`` (PyPI, the MicroPython
 project's tool). A Pico already running the firmware ignores a single Ctrl-C, so
 install first sends the documented escape (``\\r`` + one 0x03 arms it for 5 s; mpremote's
 own Ctrl-C is the second). Afterwards the Pico must say HELLO with the version in

@@ -56,7 +56,7 @@ class Rig:
         self.send(Tag(pad, uid(name)))
 
     def start(self) -> None:
-        self.press(UP, UP, OK)  # the cursor wraps past "Switch the box off" to QLANET
+        self.press(UP, UP, OK)  # up wraps to "Switch the box off"; QLANET is above it
         assert self.session.ui.NAME == "qlanet"
         self.press(OK, OK)  # hidden centre, 4 cards each
         assert self.session.mode == "game"
