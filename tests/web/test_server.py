@@ -357,3 +357,22 @@ def test_a_whole_game_played_only_from_a_page_is_in_the_journal(tmp_path, monkey
         record = journal.load(game_id)
         assert record.status == "won"
         assert Journal.effective_inputs(record.entries) == inputs
+
+
+def test_the_qno_circuit_downloads_as_openqasm_only_during_a_qno_game(tmp_path):
+    from companion.autoplay import AutoPlayer
+
+    rig = Rig(tmp_path, seed=4)
+    try:
+        assert rig.request("GET", "/qno.qasm")[0] == 404
+        player = AutoPlayer(4, game="qno")
+        with rig.lock:
+            for _ in range(40):
+                rig.sim.run(player.next_command(rig.sim.box.session))
+        status, headers, body = rig.request("GET", "/qno.qasm")
+        assert status == 200 and "attachment" in headers["content-disposition"]
+        text = body.decode()
+        assert text.startswith("// QNO game") and "OPENQASM 2.0;" in text
+        assert rig.snapshot()["qasm"] == text
+    finally:
+        rig.close()
