@@ -490,9 +490,10 @@ def main(config_path: str | None) -> int:
         try:  # the page is a guest: the box plays on without it
             devices.closers.append(service.start(config.web, box, events.put, pairing).stop)
         except OSError as exc:
-            log.error("web page: cannot listen on %s port %s: %s", config.web.address,
-                      config.web.port, exc)
-            session.alert("Web page off", "Its port is taken;", "see the log.")
+            log.error("web page: cannot listen on %s port %s: %s (under systemd, "
+                      "install.sh adds the unit's web drop-in when [web] is enabled: "
+                      "run it again)", config.web.address, config.web.port, exc)
+            session.alert("Web page off", "It cannot listen;", "see the log.")
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
     daemon = Daemon(box, events, classifier, notifier, devices.closers,

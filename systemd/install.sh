@@ -39,6 +39,7 @@ CONFDIR=$SYSCONFDIR/companion
 UNIT=$UNITDIR/$SERVICE.service
 DROPIN_DIR=$UNITDIR/$SERVICE.service.d
 GROUPS_DROPIN=$DROPIN_DIR/10-groups.conf
+WEB_DROPIN=$DROPIN_DIR/20-web.conf
 RULE=$UDEVDIR/99-companion.rules
 POWEROFF_PATH=$UNITDIR/companion-poweroff.path
 POWEROFF_SERVICE=$UNITDIR/companion-poweroff.service
@@ -464,9 +465,30 @@ EOF
         remove_path "$GROUPS_DROPIN"
         UNIT_CHANGED=1
     fi
+    # The table's web page needs the network (systemd/web.conf); without
+    # [web] enabled = true the unit keeps its network-less hardening.
+    if web_enabled; then
+        install_content "$WEB_DROPIN" 0644 < "$SRC/systemd/web.conf"
+        ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
+    elif [[ -e $WEB_DROPIN ]]; then
+        remove_path "$WEB_DROPIN"
+        UNIT_CHANGED=1
+    fi
     if ((UNIT_CHANGED)); then
         run systemctl daemon-reload
     fi
+}
+
+# Whether the config turns the web page on (read with the system Python's tomllib;
+# an unreadable or broken file counts as off: the daemon reports it at start).
+web_enabled() {
+    [[ -r $CONFDIR/config.toml ]] || return 1
+    "$PYTHON" - "$CONFDIR/config.toml" 2>/dev/null <<'PY'
+import sys, tomllib
+with open(sys.argv[1], "rb") as fh:
+    web = tomllib.load(fh).get("web", {})
+sys.exit(0 if isinstance(web, dict) and web.get("enabled") is True else 1)
+PY
 }
 
 start_service() {

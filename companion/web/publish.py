@@ -64,6 +64,8 @@ class Publisher:
                 self._options[g.id] = session.journal.load(g.id).options
             games.append({"id": g.id, "game": g.game, "status": g.status, "turns": g.turns,
                           "options": self._options.get(g.id, {})})
+        listed = {g["id"] for g in games}  # games past the page's window are forgotten
+        self._options = {i: o for i, o in self._options.items() if i in listed}
         data = json.dumps(stats.history(games), separators=(",", ":")).encode()
         with self._lock:
             self._history = data

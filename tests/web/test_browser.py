@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import queue
 import time
 
 import pytest
@@ -12,7 +13,8 @@ from PIL import Image
 import browser
 from companion.inputs import Tag
 from companion.web import snapshot
-from web_rig import Rig
+from companion.web.shell import start
+from web_rig import Rig, make_sim
 
 
 @pytest.fixture
@@ -151,18 +153,11 @@ def test_the_page_reconnects_by_itself_when_the_box_restarts(tmp_path, driver):
     wait_for(lambda: text(driver, "link") == "live")
     first.close()
     wait_for(lambda: text(driver, "link") != "live", what="the link state")
-    from companion.web.shell import start
-    import queue
-
-    from web_rig import make_sim
-
     sim = make_sim(tmp_path / "b")
     sim.run("press down")
     server = None
     for _ in range(50):  # the old socket may linger a moment
         try:
-            from companion.web.publish import Publisher  # noqa: F401
-
             server = start(sim, f"127.0.0.1:{port}", queue.SimpleQueue())
             break
         except OSError:

@@ -44,3 +44,19 @@ def test_exposure_with_the_web_drop_in_is_at_most_2(tmp_path):
     assert m, result.stdout + result.stderr
     print(f"systemd-analyze security exposure with the web drop-in: {m.group(1)}")
     assert float(m.group(1)) <= EXPOSURE_GOAL, result.stdout
+
+
+def test_install_adds_the_web_drop_in_only_when_the_config_turns_the_page_on(tmp_path):
+    from test_systemd import run_install
+
+    etc = tmp_path / "etc" / "companion"
+    etc.mkdir(parents=True)
+    drop_in = f"<generated> {tmp_path}/unit/companion.service.d/20-web.conf"
+    (etc / "config.toml").write_text("[web]\nenabled = false\n")
+    off = run_install("--dry-run", tmp_path=tmp_path, as_user=False)
+    assert off.returncode == 0, off.stderr
+    assert drop_in not in off.stdout
+    (etc / "config.toml").write_text('[web]\nenabled = true\naddress = "0.0.0.0"\n')
+    on = run_install("--dry-run", tmp_path=tmp_path, as_user=False)
+    assert on.returncode == 0, on.stderr
+    assert drop_in in on.stdout

@@ -34,7 +34,42 @@ def play(sim: Sim, player: AutoPlayer, limit: int = 5000, each: Any = None) -> i
     raise AssertionError("the game did not end")
 
 
-class Rig:
+class Client:
+    """A page's requests to a server on 127.0.0.1 (``server``: a WebServer)."""
+
+    def __init__(self, server: Any):
+        self.server = server
+
+    def request(self, method: str, path: str, body: Any = None,
+                headers: dict[str, str] | None = None, timeout: float = 5.0
+                ) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=timeout)
+        try:
+            data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
+            conn.request(method, path, body=data, headers=headers or {})
+            r = conn.getresponse()
+            return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+        finally:
+            conn.close()
+
+    def csrf(self) -> str:
+        _, headers, _ = self.request("GET", "/")
+        cookie = headers["set-cookie"].split(";")[0]
+        return cookie.split("=", 1)[1]
+
+    def post_input(self, body: Any, token: str | None = None,
+                   extra: dict[str, str] | None = None) -> tuple[int, bytes]:
+        token = token or self.csrf()
+        headers = {"Content-Type": "application/json", "X-Companion-CSRF": token,
+                   "Cookie": f"companion_csrf={token}", **(extra or {})}
+        status, _, data = self.request("POST", "/input", body, headers)
+        return status, data
+
+    def snapshot(self) -> dict[str, Any]:
+        return json.loads(self.request("GET", "/snapshot")[2])
+
+
+class Rig(Client):
     """A sim box served on 127.0.0.1 with a game thread taking the page's inputs."""
 
     def __init__(self, tmp_path: Path, seed: int = 7):
@@ -76,33 +111,3 @@ class Rig:
         self.server.stop()
         self.thread.join(5)
         self.sim.box.session.journal.close()
-
-    # ---------------------------------------------------------------- http
-
-    def request(self, method: str, path: str, body: Any = None,
-                headers: dict[str, str] | None = None, timeout: float = 5.0
-                ) -> tuple[int, dict[str, str], bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=timeout)
-        try:
-            data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
-            conn.request(method, path, body=data, headers=headers or {})
-            r = conn.getresponse()
-            return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
-        finally:
-            conn.close()
-
-    def csrf(self) -> str:
-        _, headers, _ = self.request("GET", "/")
-        cookie = headers["set-cookie"].split(";")[0]
-        return cookie.split("=", 1)[1]
-
-    def post_input(self, body: Any, token: str | None = None,
-                   extra: dict[str, str] | None = None) -> tuple[int, bytes]:
-        token = token or self.csrf()
-        headers = {"Content-Type": "application/json", "X-Companion-CSRF": token,
-                   "Cookie": f"companion_csrf={token}", **(extra or {})}
-        status, _, data = self.request("POST", "/input", body, headers)
-        return status, data
-
-    def snapshot(self) -> dict[str, Any]:
-        return json.loads(self.request("GET", "/snapshot")[2])
