@@ -175,6 +175,8 @@ def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, str, f
     # The copy first on the path (python -m puts the working directory first too), no
     # stale bytecode from the previous mutant of the same file.
     env.update(PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
+    # Nor hypothesis examples saved by a previous run: each run starts from nothing.
+    shutil.rmtree(copy / ".hypothesis", ignore_errors=True)
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "pytest", *PYTEST, *tests],
                             cwd=copy, env=env, stdout=subprocess.PIPE,
@@ -193,6 +195,9 @@ def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, str, f
         return "passed", "", seconds
     failed = re.search(r"^(?:FAILED|ERROR) (\S+)", out, re.M)
     detail = failed.group(1) if failed else out.strip().splitlines()[-1] if out.strip() else ""
+    why = re.search(r"^E +(\S.*)$", out, re.M)  # pytest's first error line: how it failed
+    if why:
+        detail += f"  ({why.group(1)[:100]})"
     return "failed", detail, seconds
 
 

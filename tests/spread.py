@@ -1,8 +1,9 @@
 """Is a seeded random choice really random? Chi-square checks for the chance tests.
 
 Each game owns its chance (dice, shuffles, random picks) through a generator kept in
-its state. The chance tests play one situation over a fixed range of seeds and count
-the outcomes; :func:`assert_spread` then asks whether those counts fit the rule's
+its state. The chance tests play one situation twice with one seed
+(:func:`same_for_same_seed`), then over a fixed range of seeds, and count the
+outcomes; :func:`assert_spread` asks whether those counts fit the rule's
 probabilities. The seeds are fixed, so a test never flickers: it can only change its
 verdict when the engine's random stream changes. The threshold ``P_MIN`` is 1 in
 10,000: a correct engine fails a check only if its counts are rarer than that (so a
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Hashable, Iterable, Mapping
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 P_MIN = 1e-4
 
@@ -85,11 +86,19 @@ def assert_spread(outcomes: Iterable[Hashable], probabilities: Mapping[Hashable,
     low = min(total * p for p in probabilities.values() if p > 0)
     # The chi-square approximation needs a few expected counts per cell: a test
     # with too few seeds would pass anything, so it is refused here.
-    assert low >= min_expected, f"{what}: {total} samples are too few (expected {low:.1f} in a cell)"
+    assert low >= min_expected, (
+        f"{what}: {total} samples are too few (expected {low:.1f} in a cell)")
     stat, df, p = chi_square(counts, probabilities)
     assert p >= P_MIN, (
         f"{what}: counts {dict(sorted(counts.items(), key=str))} do not fit the rule "
         f"{dict(probabilities)} (chi-square {stat:.1f}, {df} df, p = {p:.2e} < {P_MIN})")
+
+
+def same_for_same_seed(make: Callable[[int], Any], read: Callable[[Any], Any],
+                       seed: int = 7) -> None:
+    """``read(make(seed))`` comes out the same twice for one seed: the chance is in the
+    seed and the state, nowhere else (the spread checks say it is not a constant)."""
+    assert read(make(seed)) == read(make(seed)), f"seed {seed} gave two different results"
 
 
 def uniform(outcomes: Iterable[Hashable]) -> dict[Hashable, float]:

@@ -58,6 +58,7 @@ def test_text_that_is_gone_or_repeated_is_refused():
     (mu,) = mutants.parse('[qno]\nQ99 games/qno/engine.py "self" -> "this" : w')
     with pytest.raises(mutants.ListError, match="found .* times"):
         mutants.mutated_source(mu)
-    (mu,) = mutants.parse('[qno]\nQ99 games/qno/engine.py "def _deal(self)" -> "def _deal(self" : w')
+    (mu,) = mutants.parse(
+        '[qno]\nQ99 games/qno/engine.py "def _deal(self)" -> "def _deal(self" : w')
     with pytest.raises(mutants.ListError, match="does not compile"):
         mutants.mutated_source(mu)

@@ -10,7 +10,8 @@ after any accepted input (or right after construction), whatever the options:
   agrees with the track and the components aboard;
 * hand limits (3, or 2 with the Dilution Refrigerator: over it only while the input
   that moved the refrigerator awaits a prompt, after winning by retrieving it, or under
-  ruling Q12 next_draw) and engine control
+  ruling Q12 next_draw; under it never between inputs, unless set-up dealt short
+  hands or under next_draw) and engine control
   (at most 6 slots, fewer than 6 and nothing drawn or set aside between turns);
 * the change of the detection space in this step is exactly what the step's
   ``detection`` log entries say, and each entry follows its card's rule;
@@ -197,6 +198,14 @@ def check_invariants(g: Any, previous_detection: int,
                   or opts["bennett_dilution_refrigerator"] == "next_draw")
             assert ok, (f"{ship} holds {n} engine cards {hands[ship]} over the limit "
                         f"{limit} (Dilution Refrigerator) between inputs")
+        if (status == "playing" and g.pending is None and not g.setup.get("hands")
+                and opts["bennett_dilution_refrigerator"] == "rebalance"):
+            # Every action draws back up at once, and so does a move of the refrigerator
+            # (ruling Q12 rebalance, for Bennett and Spooky Action alike): between inputs
+            # a hand dealt full is never short. Under next_draw it waits for a draw.
+            limit = HAND_SIZE - 1 if _has(g, ship, DILUTION_REFRIGERATOR) else HAND_SIZE
+            assert n >= limit, (f"{ship} holds {n} engine cards {hands[ship]} under the "
+                                f"hand limit {limit} between inputs")
 
     # -- prompts -----------------------------------------------------------------------
     pending = g.pending

@@ -13,15 +13,12 @@ from collections import Counter
 
 from companion.games.entanglion import Entanglion
 
-from helpers import COMPONENTS, ENGINE_COUNTS, EVENTS, M, R, RING, at, detected, entries, game, play, rolls
-from spread import assert_spread, proportional, uniform
+from helpers import (
+    COMPONENTS, ENGINE_COUNTS, EVENTS, M, R, RING, at, detected, entries, game, play, rolls,
+)
+from spread import assert_spread, proportional, same_for_same_seed, uniform
 
 SEEDS = range(400)
-
-
-def same_for_same_seed(make, read) -> None:
-    """``read(make(seed))`` is the same twice for one seed (the spread checks the rest)."""
-    assert read(make(7)) == read(make(7)), "the same seed gave another result"
 
 
 # ------------------------------------------------------------------------ set-up

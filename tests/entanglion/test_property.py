@@ -67,13 +67,14 @@ REPLAY_EVERY = max(1, int(os.environ.get("COMPANION_PROPERTY_REPLAY", "4")))
 # Games are independent, so they run on all cores (COMPANION_PROPERTY_WORKERS=1: in-process).
 WORKERS = max(1, int(os.environ.get("COMPANION_PROPERTY_WORKERS", str(os.cpu_count() or 1))))
 # Game length, in inputs. Measured with ``python bench/game_lengths.py`` over seeds
-# 0-29,999 (these games): mean 344, 1 in 1,000 over 2,850, longest 4,396 (seed 3047,
-# varied options: manual dice and a physical deck make every roll and draw an input).
-# The tail falls about sixfold per 1,000 inputs (1,064 games over 1,000, 112 over
-# 2,000, 20 over 3,000, 3 over 4,000), so a correct game passes 10,000 about once in
-# 10^8 games: a game that long points at a rule that keeps games from ending (or an
-# endless loop), not bad luck, and a change that lengthens games by a fair margin
-# still fits. It is reported apart from invariant failures, with seed and length.
+# 0-29,999 (these games): mean 344, 1 in 1,000 over 2,862, longest 4,825 (seed 28747;
+# the long ones have varied options: manual dice and a physical deck make every roll
+# and draw an input). The tail falls four- to ninefold per 1,000 inputs (1,214 games
+# over 1,000, 134 over 2,000, 24 over 3,000, 6 over 4,000); even at the slowest of
+# those rates a correct game passes 10,000 about once in 10^7 games. So a game that
+# long points at a rule that keeps games from ending (or an endless loop), not at bad
+# luck, and a change that lengthens games by a fair margin still fits. It is reported
+# apart from invariant failures, with its seed and length.
 STEP_LIMIT = 10_000
 HANG_LIMIT = 10 * STEP_LIMIT  # a game still going here is stopped and called a hang
 HYPOTHESIS_STEPS = 600

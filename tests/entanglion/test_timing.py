@@ -5,7 +5,7 @@ component where it should be, so these tests pin the order itself, from scenario
 with forced dice and a given deck order, reading only the log and ``to_dict()``:
 
 * the engine stack is reshuffled the moment its last card is drawn, not when the
-  next draw finds it empty (rules reference 6.2: "immediately");
+  next draw finds it empty (the rule book says "immediately");
 * Navigate draws its replacement card before the orbital check, so a PROBE drawn
   as the replacement has raised the detection rate before the roll;
 * the Dilution Refrigerator teleported away by Spooky Action lets its former holder

@@ -15,16 +15,11 @@ import pytest
 from qlanet_helpers import BELLS, at, game, play, shown
 
 from companion.games.qlanet import Qlanet
-from spread import assert_spread, proportional, uniform
+from spread import assert_spread, proportional, same_for_same_seed, uniform
 
 CARDS = ("X", "H", "Z", "M", "CX0", "CX1", "SW", "BM")
 SEEDS = range(400)
 REST = ["0"] * 7
-
-
-def same_for_same_seed(make, read) -> None:
-    """``read(make(seed))`` is the same twice for one seed (the spread checks the rest)."""
-    assert read(make(11)) == read(make(11)), "the same seed gave another result"
 
 
 # ------------------------------------------------------------------ the opening

@@ -18,14 +18,9 @@ from qno_helpers import dealt
 from companion.games.qno import Qno
 from companion.games.qno.cards import full_deck, parse
 from companion.games.qno.table import Table
-from spread import assert_spread, proportional
+from spread import assert_spread, proportional, same_for_same_seed
 
 SEEDS = range(400)
-
-
-def same_for_same_seed(make, read) -> None:
-    """``read(make(seed))`` is the same twice for one seed (the spread checks the rest)."""
-    assert read(make(13)) == read(make(13)), "the same seed gave another result"
 
 
 def kind(card: str) -> str:
