@@ -407,6 +407,7 @@ def main(config_path: str | None) -> int:
         session.alert(*alert)
     box = Box(session, devices.display, devices.leds, devices.buzzer,
               private_displays=devices.private)
+    recovery.shown(state_dir / "journal.db")  # the alerts are on the OLED now
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
     daemon = Daemon(box, events, classifier, Notifier(), devices.closers)

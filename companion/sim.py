@@ -288,6 +288,7 @@ def build(state_dir: Path, registry_path: str | None, seed: int | None,
     session = recovery.open_session(state_dir / "journal.db", registry, config, **kwargs)
     keep = frames is not None or sleep is not None
     box = Box(session, dummy_display(keep=keep), RecordingLeds())
+    recovery.shown(state_dir / "journal.db")
     try:
         return Sim(box, registry, frames, sleep), session.journal
     except BaseException:

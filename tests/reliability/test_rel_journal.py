@@ -187,6 +187,7 @@ def test_a_kill_at_any_step_of_a_salvage_is_finished_at_the_next_start(crashed, 
         assert leftover.name in ("journal.db.salvage-new", "journal.db.salvage-report",
                                  "journal.db.salvage-tmp", "journal.db.salvage")
     session = recovery.open_session(path, sim_registry(), SessionConfig())
+    recovery.shown(path)
     try:
         if killed:
             assert session.overlay is not None and session.overlay["title"] == REPAIRED
@@ -293,8 +294,10 @@ from companion import recovery
 from companion.registry import sim_registry
 from companion.session import SessionConfig
 print("go", flush=True)
-recovery.open_session(Path(sys.argv[1]), sim_registry(), SessionConfig()).journal.close()
-print("done", flush=True)
+session = recovery.open_session(Path(sys.argv[1]), sim_registry(), SessionConfig())
+print("shown", flush=True)  # a box's screen would show its alerts now
+recovery.shown(Path(sys.argv[1]))
+session.journal.close()
 """
 
 
@@ -323,7 +326,7 @@ def test_real_kills_during_a_salvage_never_lose_the_games(crashed, tmp_path):
             child.send_signal(signal.SIGKILL)
         finally:
             child.wait()
-        finished = b"done" in child.stdout.read()  # then its alert was shown by it
+        finished = b"shown" in child.stdout.read()  # then its alert was shown by it
         session = recovery.open_session(path, sim_registry(), SessionConfig())
         try:
             with Journal(path, readonly=True) as j:
