@@ -877,7 +877,9 @@ def _readable_games(path: Path, replays: Replays | None
                 row[5], row[10], row[11] = status, int(turns), reason
                 row[4] = None if status == "playing" else (row[4] or row[3])
             elif not whole:
-                notes.append(f"game #{game_id} kept up to entry {len(entries)} of {len(rows)}")
+                notes.append(f"game #{game_id} kept up to entry {len(entries)}" + (
+                    f" of {len(rows)}" if len(rows) > len(entries) else
+                    " (what followed did not read back)"))
                 if row[5] == "playing" and isinstance(outcome, tuple):
                     row[10] = int(outcome[1])
             games.append((tuple(row), entries))
