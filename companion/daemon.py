@@ -494,6 +494,7 @@ def main(config_path: str | None) -> int:
                       "install.sh adds the unit's web drop-in when [web] is enabled: "
                       "run it again)", config.web.address, config.web.port, exc)
             session.alert("Web page off", "It cannot listen;", "see the log.")
+    recovery.shown(state_dir / "journal.db")  # the alerts are on the OLED now
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
     daemon = Daemon(box, events, classifier, notifier, devices.closers,

@@ -554,10 +554,16 @@ class Journal:
     def unfinished(self, game: str | None = None) -> GameRecord | None:
         """The most recently written game still 'playing' (of kind `game` if given)."""
         with self._transaction("BEGIN") as db:
-            row = db.execute("SELECT id FROM games WHERE status = 'playing' AND"
-                             " (? IS NULL OR game = ?) ORDER BY activity DESC LIMIT 1",
-                             (game, game)).fetchone()
-            return None if row is None else self._load(db, row[0])
+            # Asked of the status index and of the table itself: quick_check does not
+            # compare the two, and an index that lost the game would quietly hide it.
+            found = [db.execute(f"SELECT id FROM games {how} WHERE status = 'playing' AND"
+                                " (? IS NULL OR game = ?) ORDER BY activity DESC LIMIT 1",
+                                (game, game)).fetchone()
+                     for how in ("INDEXED BY games_status", "NOT INDEXED")]
+            if found[0] != found[1]:
+                raise JournalError(f"journal {self.path}: its status index disagrees with "
+                                   "its games table", True)
+            return None if found[0] is None else self._load(db, found[0][0])
 
     def load(self, game_id: int) -> GameRecord:
         """Everything about one game, finished or not, with its full entry history,
@@ -877,7 +883,9 @@ def _readable_games(path: Path, replays: Replays | None
                 row[5], row[10], row[11] = status, int(turns), reason
                 row[4] = None if status == "playing" else (row[4] or row[3])
             elif not whole:
-                notes.append(f"game #{game_id} kept up to entry {len(entries)} of {len(rows)}")
+                notes.append(f"game #{game_id} kept up to entry {len(entries)}" + (
+                    f" of {len(rows)}" if len(rows) > len(entries) else
+                    " (what followed did not read back)"))
                 if row[5] == "playing" and isinstance(outcome, tuple):
                     row[10] = int(outcome[1])
             games.append((tuple(row), entries))

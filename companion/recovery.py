@@ -39,7 +39,7 @@ def replays(game: str, seed: int, options: dict[str, Any], setup: dict[str, Any]
 def open_session(path: Path, registry: Registry, config: SessionConfig,
                  now: Callable[[], float] = time.time, **session_args: Any) -> Session:
     """The session of a box on the journal at ``path``, with an alert for anything the
-    journal lost. Raises JournalError only for what no salvage may touch (a newer
+    journal lost; call :func:`shown` once the screen shows it. Raises JournalError only for what no salvage may touch (a newer
     schema, another program's file, a disk that cannot be read or written)."""
     alerts: list[tuple[str, ...]] = []
 
@@ -73,8 +73,13 @@ def open_session(path: Path, registry: Registry, config: SessionConfig,
         alerts.append(_told(loss, session, path))
     for alert in alerts:
         session.alert(*alert)
-    salvage_told(path)
     return session
+
+
+def shown(path: Path) -> None:
+    """The alerts of :func:`open_session` are on the screen: a salvage's need not be
+    repeated at the next start (until then, a kill before the screen showed it does)."""
+    salvage_told(path)
 
 
 def _told(loss: Loss, session: Session, path: Path) -> tuple[str, ...]:

@@ -330,6 +330,7 @@ def build(state_dir: Path, registry_path: str | None, seed: int | None,
     keep = frames is not None or sleep is not None
     display, _ = simulated_display(keep)
     box = Box(session, display, RecordingLeds())
+    recovery.shown(state_dir / "journal.db")
     try:
         return Sim(box, registry, frames, sleep), session.journal
     except BaseException:
