@@ -267,9 +267,9 @@ class Session:
         if gid is not None:
             items.append(Item(f"Resume game #{gid}", {"resume": gid}))
         for game in GAMES:
-            label = f"New {ui_for(game).TITLE}" + (f" (ends #{gid})" if gid is not None else "")
-            items.append(Item(label, {"new": game}))
-        return {"title": "Companion", "text": ["Choose a game"], "items": items}
+            items.append(Item(f"New {ui_for(game).TITLE}", {"new": game}))
+        text = ["Choose a game"] + ([f"A new game ends #{gid}"] if gid is not None else [])
+        return {"title": "Companion", "text": text, "items": items}
 
     def _open(self, kind: str, model: dict[str, Any]) -> None:
         self.menu, self.cursor = _Menu(kind, model), 0
