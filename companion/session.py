@@ -279,12 +279,12 @@ class Session:
         if gid is not None:
             items.append(Item(f"Resume game #{gid}", {"resume": gid}))
         for game in GAMES:
-            label = f"New {ui_for(game).TITLE}" + (f" (ends #{gid})" if gid is not None else "")
-            items.append(Item(label, {"new": game}))
+            items.append(Item(f"New {ui_for(game).TITLE}", {"new": game}))
         if self.config.web_pin is not None:
             items.append(Item("Web PIN", {"session": "web_pin"}))
         items.append(Item("Switch the box off", {"session": "confirm_off"}))
-        return {"title": "Companion", "text": ["Choose a game"], "items": items}
+        text = ["Choose a game"] + ([f"A new game ends #{gid}"] if gid is not None else [])
+        return {"title": "Companion", "text": text, "items": items}
 
     def _open(self, kind: str, model: dict[str, Any]) -> None:
         self.menu, self.cursor = _Menu(kind, model), 0

@@ -30,7 +30,7 @@ def test_firmware_sink_sends_changed_frames_and_sets_brightness():
     assert link.brightness == [40]
     frame = entanglion_frame(MODEL)
     assert sink.show(frame) and not sink.show(frame)
-    assert link.frames == [list(frame[:PIXEL_COUNT])]  # the board; no map wires "turn"
+    assert link.frames == [list(frame[:PIXEL_COUNT])]  # no turn pixel in the default chain
     sink.close()
     assert link.frames[-1] == [OFF] * PIXEL_COUNT
 
@@ -55,6 +55,19 @@ def test_the_led_map_reorders_the_chain(tmp_path):
     assert len(sent) == PIXEL_COUNT + 1 and sent[-1] == OFF
     assert sent[PIXEL_COUNT - 1] == BOTH_VIOLET  # ZERO is last in the chain
     assert sent[0] == OFF  # track12 first, not lit at detection 3
+
+
+def test_a_map_may_wire_the_turn_pixel(tmp_path):
+    """The turn pixel is optional: a map that names it gets it, at most once."""
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"chain": list(PIXELS) + ["turn"]}))
+    link = Link()
+    sink = FirmwareLeds(link, load_led_map(path))
+    sink.show(entanglion_frame({**MODEL, "turn": "rubicon"}))
+    assert len(link.frames[0]) == PIXEL_COUNT + 1 and link.frames[0][-1] == (255, 0, 0)
+    path.write_text(json.dumps({"chain": list(PIXELS) + ["turn", "turn"]}))
+    with pytest.raises(LedMapError, match="turn appears twice"):
+        load_led_map(path)
 
 
 @pytest.mark.parametrize("content, message", [

@@ -64,10 +64,11 @@ def test_new_qno_game_from_the_menu_asks_for_the_deal(tmp_path):
     assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET", "Switch the box off"]
     rig.start(players=3)
     assert rig.session.game.players == 3
-    assert rig.screen["title"] == "P1: Deal 5 more"
+    assert rig.screen["title"] == "Deal P1" and rig.screen["text"][0] == "P1: 5 more cards"
+    assert rig.screen["right"] == "Setup 3/18"  # 2 menus, 15 cards, the start card
     for n in range(5):
         rig.tap(f"00_{n + 1}")
-    assert rig.screen["title"] == "P2: Deal 5 more"
+    assert rig.screen["title"] == "Deal P2" and rig.screen["right"] == "Setup 8/18"
     assert rig.journal.games()[0].game == "qno"
 
 
@@ -92,7 +93,8 @@ def test_the_status_screen_shows_the_top_and_counts_never_a_hand(tmp_path):
     assert rig.screen["state"] == "00" and rig.screen["value"] == "3"
     assert rig.screen["counts"] == [4, 5] and rig.screen["turn"] == "P2"
     frame = rig.box.leds.last
-    assert frame[12:] == (leds.QNO_STATE_COLOURS["00"],) * 12
+    assert frame[12:24] == (leds.QNO_STATE_COLOURS["00"],) * 12
+    assert frame[leds.TURN_INDEX] == leds.QNO_STATE_COLOURS["00"]  # the turn pixel
     assert frame[1] == leds.QNO_STATE_COLOURS["00"] and frame[0] == leds.SEAT_DIM
 
 
@@ -124,7 +126,7 @@ def test_gate_prompt_previews_and_h_cannot_be_undone_after_the_reveal(tmp_path):
     rig.dismiss()
     rig.tap("H")
     assert rig.screen["title"] == "P1: H on which qubit?"
-    assert rig.screen["items"] == ["H q1 (left): |00>/|10>", "H q0 (right): |10>/|11>"]
+    assert rig.screen["items"] == ["q1 left: |00>/|10>", "q0 right: |10>/|11>"]
     rig.press(DOWN, OK)  # q0
     assert rig.screen["title"] == "H: measured"
     rig.press(OK)
@@ -214,7 +216,35 @@ def test_the_example_sim_script_deals_a_game(tmp_path):
     script = (Path(__file__).parents[2] / "examples" / "qno-start.sim").read_text()
     out = run_sim(["--state-dir", str(tmp_path / "s"), "--seed", "3"], script)
     assert out.returncode == 0, out.stderr
-    assert re.search(r"^    P\d's hand: (\|\d\d> \S+(, )?){5}$", out.stdout, re.M), out.stdout
+    hand = re.search(r"^    P\d's hand: (.*)$", out.stdout, re.M)
+    assert hand, out.stdout
+    cards = hand.group(1).split(", ")
+    assert len(cards) == 5
+    for card in cards:  # each written as 'tap' takes it, the screen's words beside
+        assert re.fullmatch(r"(\d\d_\w+ \(\|\d\d> \S+\))|H|X|CNOT", card), card
+
+
+def test_hand_names_are_what_tap_takes_and_an_unseeded_deal_is_random(tmp_path):
+    """'hand' names the cards as 'tap' wants them ('tap' also takes the screen's
+    '|01> 7'), and without --seed two fresh state folders are dealt differently."""
+    from companion.registry import Registry, default_sim_path
+    from companion.sim import _qno_name
+
+    script = "press down\npress ok\npress ok\npress ok\n" + "tap 1 top\n" * 4 + "hand\n"
+    hands = []
+    for n in range(2):
+        out = run_sim(["--state-dir", str(tmp_path / str(n))], script)
+        assert out.returncode == 0, out.stderr
+        hands.append(re.findall(r"P\d's hand: (.*)", out.stdout)[-1])
+    assert hands[0] != hands[1]
+    registry = Registry.load(default_sim_path())
+    for shown in hands[0].split(", "):
+        name = shown.split(" ")[0]
+        assert registry.find(name, "qno"), name
+        if "(" in shown:  # the screen's words name the same card
+            assert _qno_name(shown[shown.index("(") + 1:-1]) == name
+    assert _qno_name("|10> Skip") == "10_skip" and _qno_name("|11> +2") == "11_draw_two"
+    assert _qno_name("CNOT") is None
 
 
 def test_table_follows_taps_of_any_card_and_undo():

@@ -294,3 +294,38 @@ def test_scaled_masks_are_cached():
     font._mask("7", 3)
     assert font._mask("7", 3) is font._mask("7", 3)
     assert font._mask("€", 1) is font._mask(UNKNOWN, 1)
+
+
+# ------------------------------------------------------------------ reporting cuts
+
+
+def test_every_cut_is_reported_inside_truncations():
+    """fit, clip and text drawn past an edge report what they lose; text that fits
+    does not; outside the block nothing is collected."""
+    image = Image.new("1", (128, 64))
+    with font.truncations() as cuts:
+        assert font.fit("short", 128) == "short"
+        font.draw_text(image, (0, 0), "x" * 21)  # exactly fits: the gap column may fall off
+        font.draw_text(image, (0, 57), "bottom row")
+        assert cuts == []
+        font.fit("y" * 22, 128)
+        font.clip(["a", "b", "c"], 2)
+        font.draw_text(image, (4, 0), "z" * 21)  # its last column falls off
+        font.draw_text(image, (0, 60), "low")  # below the last row
+        font.draw_text(image, (-3, 0), "left")
+    assert cuts == ["y" * 22, "c", "z" * 21, "low", "left"]
+    font.fit("y" * 22, 128)  # no block: nothing kept anywhere
+    with font.truncations() as nested_outer:
+        with font.truncations() as inner:
+            font.fit("q" * 30, 128)
+    assert inner == ["q" * 30] and nested_outer == ["q" * 30]
+
+
+def test_truncations_without_drawing_only_measure():
+    image = Image.new("1", (128, 64))
+    with font.truncations(draw=False) as cuts:
+        assert font.draw_text(image, (0, 0), "Hi") == 12
+        font.draw_text(image, (120, 0), "cut")
+    assert image.getbbox() is None and cuts == ["cut"]
+    font.draw_text(image, (0, 0), "Hi")
+    assert image.getbbox() is not None  # drawing is back on after the block

@@ -1,4 +1,5 @@
-"""LED frame tests: the colour rules of the 24-pixel chain, one rule at a time."""
+"""LED frame tests: the colour rules of the 24-pixel board and the turn pixel, one rule
+at a time."""
 
 from __future__ import annotations
 
@@ -42,11 +43,11 @@ def planets_of(frame: tuple) -> tuple:
 
 
 def track_of(frame: tuple) -> tuple:
-    return frame[12:]
+    return frame[12:24]
 
 
 def assert_valid(frame: tuple) -> None:
-    assert isinstance(frame, tuple) and len(frame) == 24
+    assert isinstance(frame, tuple) and len(frame) == leds.FRAME_LENGTH == 25
     for rgb in frame:
         assert isinstance(rgb, tuple) and len(rgb) == 3
         assert all(isinstance(c, int) and 0 <= c <= 255 for c in rgb)
@@ -59,7 +60,7 @@ def test_pixel_names_follow_planets_then_track() -> None:
 def test_empty_model_is_all_off() -> None:
     assert entanglion_frame({}) == OFF_FRAME
     assert entanglion_frame({}, phase=7) == OFF_FRAME
-    assert OFF_FRAME == ((0, 0, 0),) * 24
+    assert OFF_FRAME == ((0, 0, 0),) * 25
     assert not blinking({})
 
 
@@ -88,7 +89,7 @@ def test_ships_on_different_planets() -> None:
     frame = entanglion_frame({"ships": {"mercurial": "ZERO", "rubicon": "MINUS"}})
     assert px(frame, "ZERO") == MERCURIAL_BLUE
     assert px(frame, "MINUS") == RUBICON_RED
-    assert frame.count(OFF) == 22
+    assert frame.count(OFF) == 23  # with the turn pixel, dark: nobody's turn in the model
 
 
 def test_component_dim_only_without_ship() -> None:
@@ -247,3 +248,14 @@ def test_pure_and_cheap_module_state() -> None:
     assert entanglion_frame(model, 4) == entanglion_frame(model, 4)
     assert model == {"ships": {"mercurial": "ZERO", "rubicon": "ONE"}, "targets": ["PLUS"]}
     assert leds.PIXEL_COUNT == 24
+
+
+def test_the_turn_pixel_shows_whose_turn_it_is() -> None:
+    """The pixel after the board: the colour of the ship to play, dark otherwise."""
+    assert entanglion_frame({"turn": "mercurial"})[leds.TURN_INDEX] == leds.MERCURIAL_BLUE
+    assert entanglion_frame({"turn": "rubicon"})[leds.TURN_INDEX] == leds.RUBICON_RED
+    assert entanglion_frame({})[leds.TURN_INDEX] == OFF
+    assert entanglion_frame({"turn": "rubicon"})[:24] == OFF_FRAME[:24]  # nothing else
+    with pytest.raises(ValueError):
+        entanglion_frame({"turn": "pluto"})
+    assert leds.FRAME_PIXELS[leds.TURN_INDEX] == "turn" and "turn" not in leds.PIXELS

@@ -18,45 +18,60 @@ GOLDEN = Path(__file__).parent / "golden"
 
 STATUS = {
     "screen": "status", "turn": "Mercurial", "number": 5,
-    "detection": {"space": 2, "value": 2},
-    "ships": {"Mercurial": "|0>", "Rubicon": "PHI+"}, "engine_control": 3,
-    "hand": ["X", "H", "CNOT"], "hand_count": 3, "events": ["Heisenberg"],
-    "parts": {"Mercurial": 2, "Rubicon": 1}, "parts_left": 5,
+    "detection": {"space": 6, "value": 4}, "ships": "Ships at OMEGA2", "engine_control": 3,
+    "hand": "Hand X H CNOT", "parts": "Parts 3/8  Heisenberg",
+    "next": "RETRIEVE: need 5+ 4/8",
 }
 ROLL = {
     "screen": "roll", "player": "Rubicon", "die": "d8", "purpose": "Orbital defence",
-    "value": 1, "modifier": 0, "modified": 1, "beat": 2, "result": "DETECTED", "frame": None,
+    "value": 1, "modifier": 0, "modified": 1, "beat": 2, "need": 3, "result": "DETECTED",
+    "frame": None,
 }
+END = {"screen": "end", "result": "won", "reason": "all eight components are aboard",
+       "turns": 31, "detection": {"space": 7, "value": 4}, "parts": 8, "time": "52 min",
+       "page": 0, "pages": 5}
 
 SCREENS = {
-    "menu-main": {"screen": "menu", "title": "Companion", "text": ["Choose a game"],
-                  "items": ["Resume game #3", "New Entanglion (ends #3)"], "cursor": 0},
-    "menu-setup": {"screen": "menu", "title": "Setup 1/3: Difficulty", "text": [],
+    "menu-main": {"screen": "menu", "title": "Companion",
+                  "text": ["Choose a game", "A new game ends #3"],
+                  "items": ["Resume game #3", "New Entanglion", "New QNO", "New QLANET"],
+                  "cursor": 0},
+    "menu-setup": {"screen": "menu", "title": "Difficulty", "right": "Setup 1/13", "text": [],
                    "items": ["Easy: track at 1", "Easy: track at 2", "Hard: track at 3"],
                    "cursor": 2},
-    "menu-scrolled": {"screen": "menu", "title": "Mercurial: your move", "text": [],
-                      "items": ["H -> |+>", "X -> |1>", "CNOT -> no effect", "Exchange H",
-                                "Exchange X", "Exchange CNOT", "Undo last action",
-                                "Main menu (keep)", "End this game"], "cursor": 6},
+    "menu-scrolled": {"screen": "menu", "title": "Mercurial: your move",
+                      "text": ["Here: Quantum Gates"],
+                      "items": ["Retrieve need 5+ 4/8", "CNOT → OMEGA3 5+ 4/8",
+                                "X → OMEGA1 5+ 73%", "Play Heisenberg", "Qubit Interconnect",
+                                "Exchange X", "Exchange CNOT", "H → M|+> R|0>",
+                                "Undo last action", "Main menu (keep)", "End this game"],
+                      "cursor": 2},
+    "menu-leave": {"screen": "menu", "title": "Leave Entanglion?",
+                   "text": ["H takes the ships", "out to M|+> R|0>"],
+                   "items": ["No, stay", "Yes, leave"], "cursor": 0},
     "prompt-shielding": {"screen": "menu", "title": "Magnetic Shielding",
-                         "text": ["Rolled 2 (Orbital defence)"],
-                         "items": ["Keep the roll", "Re-roll"], "cursor": 1},
-    "setup-place": {"screen": "text", "title": "Setup: parts 1/8",
+                         "text": ["Orbital roll: 2", "Need 5+ to evade"],
+                         "items": ["Keep: DETECTED", "Re-roll: 4/8"], "cursor": 1},
+    "setup-place": {"screen": "text", "title": "Parts", "right": "Setup 4/13",
                     "lines": ["Put Quantum Gates", "on PHI PLUS"], "hint": "OK next"},
-    "notice-long": {"screen": "text", "title": "What happened",
-                    "lines": ["H: M|+> R|0>", "Mercurial take CNOT", "Engine control cleared",
-                              "Quantum event! (engine control full)", "Shuffle engine discard",
-                              "one line too many"], "hint": "OK next"},
+    "notice-long": {"screen": "text", "title": "Rubicon plays CNOT",
+                    "lines": ["CNOT: PSI+", "Orbital 1: DETECTED", "Det 2→3 orbital",
+                              "Det 3→4 Schrödinger", "Rubicon take X"],
+                    "hint": "▼ more  OK", "details": ["(the details pages)"]},
+    "details": {"screen": "text", "title": "Details", "right": "1/3",
+                "lines": ["Rubicon rolls the d8", "for orbital defence:", "1 (needs more than",
+                          "2): detected."], "hint": "▲▼ OK"},
     "status": STATUS,
-    "status-physical": {**STATUS, "hand": None, "events": [], "engine_control": 6,
-                        "detection": {"space": 11, "value": 7}},
+    "status-physical": {**STATUS, "hand": "Hand 3 cards", "parts": "Parts 0/8",
+                        "engine_control": 6, "detection": {"space": 11, "value": 7},
+                        "ships": "M |0>  R |+>", "next": "Tap a card; OK: moves"},
     "roll-frame": {**ROLL, "frame": 3},
     "roll-detected": ROLL,
-    "roll-evaded-modifier": {**ROLL, "value": 4, "modifier": 1, "modified": 5,
+    "roll-evaded-modifier": {**ROLL, "value": 4, "modifier": 1, "modified": 5, "need": 2,
                              "result": "evaded"},
     "roll-centarious": {"screen": "roll", "player": "Mercurial", "die": "centarious",
                         "purpose": "Evasive jump", "value": 1, "modifier": 0, "modified": 1,
-                        "beat": None, "result": "|1>", "frame": None},
+                        "beat": None, "need": None, "result": "|1>", "frame": None},
     "card-event": {"screen": "card", "kind": "event", "title": "Rubicon draws",
                    "name": "Heisenberg",
                    "text": "Roll d8, both ships jump around the ring; no defences "
@@ -69,10 +84,12 @@ SCREENS = {
                        "footer": "aboard Rubicon"},
     "error": {"screen": "error", "text": "Mercurial has no SWAP in hand (hand: X, H, CNOT)"},
     "undo": {"screen": "undo", "text": "Mercurial: navigate H"},
-    "end-won": {"screen": "end", "result": "won", "reason": "all eight components are aboard",
-                "turns": 31, "detection": {"space": 7, "value": 4}, "parts": 8},
-    "end-lost": {"screen": "end", "result": "lost", "reason": "the detection rate reached X",
-                 "turns": 23, "detection": {"space": 12, "value": "X"}, "parts": 5},
+    "end-won": END,
+    "end-lost": {**END, "result": "lost", "reason": "the detection rate reached X",
+                 "turns": 23, "detection": {"space": 12, "value": "X"}, "parts": 5,
+                 "time": None, "pages": 1},
+    "end-story": {**END, "page": 2, "title": "Detected by",
+                  "lines": ["3x orbital defence", "2x PROBE", "1x Schrödinger"]},
     # QNO
     "qno-status": {"screen": "qno", "turn": "P2", "number": 14, "state": "10",
                    "value": "Draw Two", "direction": -1, "counts": [5, 3, 1, 7],
@@ -87,14 +104,14 @@ SCREENS = {
     "qno-circuit-empty": {"screen": "circuit", "first": 1, "last": 0, "total": 0,
                           "columns": []},
     "qno-qubit-prompt": {"screen": "menu", "title": "P1: H on which qubit?",
-                         "text": ["Top |10>"], "items": ["H q1 (left): |00>/|10>",
-                                                         "H q0 (right): |10>/|11>"],
+                         "text": ["Top |10>"], "items": ["q1 left: |00>/|10>",
+                                                         "q0 right: |10>/|11>"],
                          "cursor": 1},
     "qno-measured": {"screen": "text", "title": "H: measured",
                      "lines": ["P1's H on q0:", "(|10>+|11>)/sqrt2", "Outcome fixed, hidden."],
                      "hint": "OK guess"},
     "qno-end": {"screen": "qno_end", "winners": ["P3"], "reason": "empty hand", "turns": 42,
-                "state": "11", "gates": 37},
+                "state": "11", "gates": 37, "page": 0, "pages": 2},
     # QLANET
     "qlanet-status": {"screen": "qlanet", "turn": 0, "number": 12,
                       "planets": ["-", "+", "F0", "~6", "?", "~4", "0", "1", "F1"],
@@ -110,7 +127,8 @@ SCREENS = {
                        "items": ["Play it", "Cancel"], "cursor": 0},
     "qlanet-end": {"screen": "qlanet_end", "winners": [0], "reason": "line 1-5-9",
                    "costs": [43, 50], "moves": 31,
-                   "planets": ["F0", "+", "F1", "~6", "F0", "~4", "0", "1", "F0"]},
+                   "planets": ["F0", "+", "F1", "~6", "F0", "~4", "0", "1", "F0"],
+                   "page": 0, "pages": 2},
     "qlanet-end-shared": {"screen": "qlanet_end", "winners": [0, 1], "reason": "move cap 60",
                           "costs": [150, 150], "moves": 60,
                           "planets": ["F0", "F1", "F0", "F1", "?", "F1", "F0", "F1", "F0"]},
@@ -119,6 +137,12 @@ SCREENS = {
                       "pairs": [{"planets": [4, 6], "code": "|01>-|10>", "bell": "Psi-"},
                                 {"planets": [1, 2], "code": "|00>+|01>+|10>-|11>",
                                  "bell": None}]},
+    "qlanet-secret-group": {"screen": "qlanet_secret", "camp": 0, "input": 9,
+                            "planets": ["~2", "~3", "~1", "~6", "+", "~4", "-", "-", "+"],
+                            "pairs": [{"planets": [1, 2, 3],
+                                       "code": "|000>+|011>+|101>-|110>", "bell": None},
+                                      {"planets": [4, 6], "code": "|00>-|11>",
+                                       "bell": "Phi-"}]},
     "qlanet-secret-none": {"screen": "qlanet_secret", "camp": 0, "input": 3,
                            "planets": ["+", "+", "-", "-", "?", "-", "-", "+", "+"],
                            "pairs": []},
@@ -148,6 +172,15 @@ def test_screen_matches_golden(name, request):
     golden = Image.open(path).convert("1")
     diff = ImageChops.logical_xor(image, golden).getbbox()  # difference() misreads mode "1"
     assert diff is None, f"{name} differs from its golden in the box {diff}"
+
+
+def test_no_golden_screen_cuts_its_text():
+    from companion.views.font import truncations
+
+    for name, model in SCREENS.items():
+        with truncations() as cuts:
+            oled.render(model)
+        assert cuts == [], (name, cuts)
 
 
 def test_rendering_is_deterministic():

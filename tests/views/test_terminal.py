@@ -9,7 +9,7 @@ from PIL import Image
 
 from companion.views import leds, terminal
 from companion.views.leds import entanglion_frame
-from companion.views.terminal import ansi_strip, board_map, display_colour, halfblocks, letter
+from companion.views.terminal import ansi_strip, board_compact, board_map, display_colour, halfblocks, letter
 
 W, H = 128, 64
 
@@ -115,8 +115,9 @@ def test_colour_map_fits_and_shows_every_planet_colour(frame: tuple) -> None:
     shown = {tuple(map(int, m)) for m in re.findall(r"\x1b\[38;2;(\d+);(\d+);(\d+)m", text)}
     for rgb in frame[:12]:
         assert (display_colour(rgb) if rgb != leds.OFF else terminal.OFF_GREY) in shown
-    assert ansi_strip(text).count("●") + ansi_strip(text).count("○") == 12
-    assert ansi_strip(text).count("○") == frame[:12].count(leds.OFF)
+    assert ansi_strip(text).count("●") + ansi_strip(text).count("○") == 13  # and the turn
+    assert ansi_strip(text).count("○") == frame[:12].count(leds.OFF) + \
+        (frame[leds.TURN_INDEX] == leds.OFF)
 
 
 def test_display_colour_is_exact_except_when_too_dim() -> None:
@@ -150,14 +151,14 @@ def test_every_planet_and_label_appears_once() -> None:
 
 
 def test_track_rows() -> None:
-    lines = board_map(entanglion_frame({"detection": 4}), colour=False)
-    assert lines[-2].endswith("1 2 2 3 3 4 4 5 5 6 7 X")
+    lines = board_map(entanglion_frame({"detection": 4, "turn": "rubicon"}), colour=False)
+    assert lines[-2].endswith("1 2 2 3 3 4 4 5 5 6 7 X  turn R")
     assert lines[-1].strip() == "# # # # . . . . . . . ."
     # Values and marks line up column for column.
     assert lines[-2].index("1") == lines[-1].index("#")
     coloured = board_map(entanglion_frame({"detection": 4}))
-    assert ansi_strip(coloured[-1]).endswith("1 2 2 3 3 4 4 5 5 6 7 X")
-    assert coloured[-1].count("\x1b[38;2;70;70;70m") == 8  # unlit spaces dim grey
+    assert ansi_strip(coloured[-1]).endswith("1 2 2 3 3 4 4 5 5 6 7 X  turn ○")
+    assert coloured[-1].count("\x1b[38;2;70;70;70m") == 9  # unlit spaces (and turn) grey
     for rgb in leds.DETECTION_COLOURS[:4]:
         assert "\x1b[38;2;%d;%d;%dm" % rgb in coloured[-1]
 
@@ -189,3 +190,33 @@ def test_wrong_frame_length_raises() -> None:
 def test_ansi_strip() -> None:
     assert ansi_strip("\x1b[38;2;1;2;3mab\x1b[0mc") == "abc"
     assert ansi_strip("plain") == "plain"
+
+
+def test_braille_keeps_every_pixel_in_64_by_16() -> None:
+    from PIL import Image
+
+    image = Image.new("1", (128, 64), 0)
+    for x, y in ((0, 0), (1, 3), (127, 63), (64, 32)):
+        image.putpixel((x, y), 1)
+    lines = terminal.braille(image)
+    assert len(lines) == 16 and all(len(line) == 64 for line in lines)
+    assert lines[0][0] == chr(0x2800 + 0x01 + 0x80)  # (0,0) and (1,3) in one cell
+    assert lines[15][63] == chr(0x2800 + 0x80)  # (127,63): right column, bottom row
+    assert lines[8][32] == chr(0x2800 + 0x01)
+    lit = sum(bin(ord(c) - 0x2800).count("1") for line in lines for c in line)
+    assert lit == 4
+    boxed = terminal.braille(image, border=True)
+    assert len(boxed) == 18 and all(len(line) == 66 for line in boxed)
+
+
+def test_compact_map_fits_beside_a_braille_oled() -> None:
+    """66 columns of OLED, two of gap and the map: 80 columns."""
+    frame = entanglion_frame({**SCENES["play"], "turn": "mercurial"}, phase=1)
+    plain = board_compact(frame, colour=False)
+    coloured = board_compact(frame)
+    assert len(plain) <= 16 and all(len(line) <= terminal.COMPACT_WIDTH for line in plain)
+    assert all(len(ansi_strip(line)) <= terminal.COMPACT_WIDTH for line in coloured)
+    text = "\n".join(plain)
+    assert "0M" in text and "+R" in text and "Turn M" in text
+    for label in terminal.LABELS.values():
+        assert label in text
