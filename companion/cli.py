@@ -107,9 +107,12 @@ def _story_module(game: str):
 def _story(journal, game_id: int) -> dict | None:
     """The story of a journal game (replayed), or None if it no longer replays."""
     from .games.common import ui_for
-    from .journal import Journal
+    from .journal import Journal, JournalError
 
-    record = journal.load(game_id)
+    try:
+        record = journal.load(game_id)
+    except JournalError:  # a damaged game: listed (and reported by doctor), not told
+        return None
     try:
         ui = ui_for(record.game)
         g = ui.replay(record.seed, record.options, record.setup or {},
