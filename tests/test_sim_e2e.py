@@ -10,6 +10,7 @@ import subprocess
 
 from simscript import COMPANION, record_game, run_sim
 
+from companion.views.leds import FRAME_LENGTH
 from companion.games.entanglion import Entanglion
 from companion.journal import Journal
 from companion.registry import Registry, default_sim_path
@@ -39,7 +40,7 @@ def test_a_scripted_game_to_a_win(tmp_path):
     frames = sorted((tmp_path / "f").glob("oled-*.png"))
     leds = (tmp_path / "f" / "leds.jsonl").read_text().splitlines()
     assert len(frames) > len(commands) // 2 and len(leds) > 10
-    assert all(len(json.loads(line)) == 24 for line in leds)
+    assert all(len(json.loads(line)) == FRAME_LENGTH for line in leds)  # board + turn
     journal.close()
     listing = subprocess.run(COMPANION + ["games", "--state-dir", str(tmp_path / "s")],
                              capture_output=True, text=True)
