@@ -56,6 +56,7 @@ ENGINE_MODULES = (
           "explain")
     + _in("games/qlanet/", "cards", "quantum", "knowledge", "options", "state", "engine",
           "report")
+    + _in("games/entanglion/", "odds")
     + _in("games/", "rulings", "snapshots") + _in("", "chance")
 )
 
@@ -66,24 +67,29 @@ PARTS = (
          devices="buttons, Pico reader pads, RDM6300",
          may_import=(), third_party=("gpiozero", "serial")),
     Part("loop", "Event loop", "one thread takes one event at a time", (1, 1),
-         _in("", "daemon", "sim", "box"),
+         _in("", "daemon", "sim", "box", "recovery") + _in("hardware/", "inbox"),
          devices="systemd runs it; the simulator types events",
          may_import=ANY, third_party=ANY),
     Part("session", "Session", "menus, set-up, undo: inputs to actions", (2, 1),
-         _in("", "session", "registry") + _in("games/", "common")
+         _in("", "session", "registry", "parsing") + _in("games/", "common")
+         + _in("games/entanglion/", "story") + _in("games/qno/", "story")
+         + _in("games/qlanet/", "story")
          + _in("games/entanglion/", "ui") + _in("games/qno/", "ui") + _in("games/qlanet/", "ui"),
-         may_import=("engines", "journal", "inputs")),
+         # views: the font's text width, so labels are written to fit the panel
+         may_import=("engines", "journal", "inputs", "views")),
     Part("engines", "Game engines", "the pure core: rules, chance in the state", (3, 1),
          ENGINE_MODULES),
     Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
-         _in("", "journal")),
+         _in("", "journal", "statelock")),
     Part("views", "Views", "pure: models to OLED image, LED colours", (2, 2),
          _in("views/", "oled", "leds", "terminal", "font"),
          may_import=("engines",), third_party=("PIL",)),
     Part("adapters", "Output adapters", "send only what changed; a fake for each", (1, 2),
-         _in("hardware/", "display", "oled", "leds", "buzzer") + _in("", "notify"),
+         _in("hardware/", "display", "oled", "pages", "leds", "buzzer", "fake_bus")
+         + _in("", "notify"),
          devices="OLED, LEDs via the Pico, buzzer, systemd",
-         may_import=("views", "engines", "config"), third_party=("PIL", "luma", "gpiozero")),
+         may_import=("views", "engines", "config"),
+         third_party=("PIL", "luma", "gpiozero", "smbus2")),
     Part("config", "Config", "settings, checked line by line at start", (0, 2),
          _in("", "config"), devices="/etc/companion/config.toml",
          may_import=("session",)),
@@ -92,8 +98,11 @@ PARTS = (
          + _in("printing/", "__init__", "sheet", "qno", "qlanet"),
          may_import=ANY, third_party=ANY),
     Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),
-         planned=True),
-    Part("hints", "Odds and hints", "pure look-ahead on game copies", (3, 0),
+         _in("web/", "__init__", "publish", "server", "service", "shell", "snapshot", "stats",
+             "svg"),
+         devices="phones, a laptop or a TV on the local network",
+         may_import=ANY, third_party=("tornado", "PIL")),
+    Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),
          planned=True),
 )
 
