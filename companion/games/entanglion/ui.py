@@ -93,10 +93,11 @@ def card_name(name: str) -> str:
     return name if name.isupper() else pretty(name)
 
 
-def chance_text(p: Fraction) -> str:
-    """A chance as eighths of the die when it is one ("3/8"), else a percentage that
-    never rounds a possible outcome to 0% or a doubtful one to 100%."""
-    if (p * 8).denominator == 1:
+def chance_text(p: Fraction, one_die: bool = True) -> str:
+    """A chance as eighths when it is one roll of the d8 ("3/8"), else (a re-roll, a
+    PROBE that may come first) a percentage that never rounds a possible outcome to 0%
+    or a doubtful one to 100%."""
+    if one_die and (p * 8).denominator == 1:
         return f"{p * 8}/8"
     return f"{min(99, max(1, round(float(p) * 100)))}%"
 
@@ -105,9 +106,10 @@ def target_text(o: odds.Odds) -> str:
     """The number to beat and the chance, e.g. "5+ 4/8" (a sure or hopeless roll says so)."""
     if o.chance == 1:
         return "sure"
-    if o.need is not None and o.need > 8 and not o.chance:
-        return "no chance"
-    return f"{o.need}+ {chance_text(o.chance)}" if o.need is not None else chance_text(o.chance)
+    if not o.chance:
+        return "0/8"  # no face is enough
+    chance = chance_text(o.chance, one_die=not o.reroll and not o.probe)
+    return f"{o.need}+ {chance}" if o.need is not None else chance
 
 
 # ------------------------------------------------------------------ games
