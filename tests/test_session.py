@@ -44,7 +44,7 @@ from companion.views import oled
 from companion.views.font import wrap
 from companion.views.leds import (
     BOTH_VIOLET, COMPONENT_DIM, DETECTION_COLOURS, HIGHLIGHT_WARM, LOST_RED, MERCURIAL_BLUE,
-    OFF, PLANETS, RUBICON_RED, TARGET_AMBER, TRACK_OFFSET, WON_GREEN,
+    OFF, PLANETS, RUBICON_RED, TARGET_AMBER, TRACK_OFFSET, TURN_INDEX, WON_GREEN,
 )
 
 REG = Registry.load(default_sim_path())
@@ -194,7 +194,7 @@ def test_main_menu_on_a_fresh_box(rig):
                           "items": ["New Entanglion", "New QNO", "New QLANET",
                                     "Switch the box off"], "cursor": 0}
     assert s.led_model() == {}
-    assert rig.led_frame() == (OFF,) * 24
+    assert rig.led_frame() == (OFF,) * 25
     assert rig.box.display.frames_sent == 1  # the menu was drawn once
     assert s.tick_interval() is None and rig.box.tick_interval() is None
 
@@ -222,10 +222,13 @@ def test_setup_steps_titles_and_defaults(rigs):
     rig.press(OK)
     titles, cursors = [], []
     for _ in range(3):
-        titles.append(rig.screen["title"])
+        titles.append((rig.screen["title"], rig.screen["right"]))
         cursors.append(rig.screen["cursor"])
         rig.press(OK)
-    assert titles == ["Setup 1/3: Difficulty", "Setup 2/3: Cards", "Setup 3/3: Dice"]
+    # Every setup screen counts: 3 menus, 8 parts, the start, then with real cards and
+    # dice 6 draws instead of the deal screen, and 4 setup rolls.
+    assert titles == [("Difficulty", "Setup 1/22"), ("Cards", "Setup 2/22"),
+                      ("Dice", "Setup 3/22")]
     assert cursors == [2, 1, 1]  # SessionConfig's choices are preselected
     assert rig.session.mode == "game"
     opts = rig.game.state.options
@@ -251,19 +254,19 @@ def test_setup_back_goes_back_a_step_keeping_the_choice(rig):
     rig.press(DOWN)  # track at 2
     assert rig.screen["cursor"] == 1
     rig.press(OK)
-    assert rig.screen["title"].startswith("Setup 2/3")
-    rig.press(DOWN, OK)  # real cards
-    assert rig.screen["title"].startswith("Setup 3/3")
+    assert rig.screen["right"] == "Setup 2/13"
+    rig.press(DOWN, OK)  # real cards: six draws instead of one deal screen
+    assert rig.screen["right"] == "Setup 3/18"
     rig.press(BACK)
-    assert rig.screen["title"].startswith("Setup 2/3") and rig.screen["cursor"] == 1
+    assert rig.screen["right"] == "Setup 2/18" and rig.screen["cursor"] == 1
     rig.press(BACK)
-    assert rig.screen["title"].startswith("Setup 1/3") and rig.screen["cursor"] == 1
+    assert rig.screen["title"] == "Difficulty" and rig.screen["cursor"] == 1
     rig.press(BACK)
     assert rig.session.mode == "menu" and rig.screen["title"] == "Companion"
     assert rig.journal.games() == []
     # a new setup starts from the config's defaults again, not the abandoned choices
     rig.press(OK)
-    assert rig.screen["title"].startswith("Setup 1/3") and rig.screen["cursor"] == 0
+    assert rig.screen["right"] == "Setup 1/13" and rig.screen["cursor"] == 0
 
 
 def test_setup_cursor_wraps(rig):
@@ -275,17 +278,24 @@ def test_setup_cursor_wraps(rig):
 
 
 def test_setup_notices_place_components_then_detection_players_ships_deal(rig):
+    """The guided set-up counts on from the menus (4/13 ... 13/13), and the LEDs only
+    ever show what the screens have announced: each component lights as it is placed,
+    ships and the track only once the start screen says where they are."""
     rig.start(dismiss=False)
     g = rig.game
     placements = []
     for i in range(1, 9):
         screen = rig.screen
         assert screen["screen"] == "text"
-        assert screen["title"] == f"Setup: parts {i}/8"
-        (planet,) = screen["highlight"]
+        assert (screen["title"], screen["right"]) == ("Parts", f"Setup {3 + i}/13")
         model = rig.session.led_model()
-        assert model["highlight"] == [planet]
-        assert planet_pixel(rig.led_frame(), planet) == HIGHLIGHT_WARM
+        (planet,) = model["highlight"]
+        frame = rig.led_frame()
+        assert planet_pixel(frame, planet) == HIGHLIGHT_WARM
+        assert [p for p in PLANETS if planet_pixel(frame, p) == COMPONENT_DIM] == \
+            [p for p in PLANETS if p in placements]  # only those already placed
+        assert frame[TRACK_OFFSET:TRACK_OFFSET + 12] == (OFF,) * 12  # no track yet
+        assert not model["ships"] and frame[TURN_INDEX] == OFF
         component = g.state.planet_components[planet]
         assert screen["lines"][0] == "Put " + component.replace("_", " ").title()
         assert screen["lines"][1] == "on " + planet.replace("_", " ")
@@ -297,26 +307,26 @@ def test_setup_notices_place_components_then_detection_players_ships_deal(rig):
         screen = rig.screen
         assert "highlight" not in rig.session.led_model()
         assert HIGHLIGHT_WARM not in rig.led_frame()
-        titles.append((screen["title"], screen["lines"]))
+        assert planet_pixel(rig.led_frame(), "ZERO") == MERCURIAL_BLUE  # ships announced
+        titles.append((screen["title"], screen["right"], screen["lines"]))
         rig.press(OK)
-    assert [t for t, _ in titles] == ["Setup: detection", "Setup: first player", "Setup: ships",
-                                      "Setup: deal"]
-    assert titles[0][1] == ["Detection token on", "space 1 (value 1)"]
-    assert titles[1][1] == ["Mercurial 7 Rubicon 4", "Mercurial starts"]
-    assert titles[2][1] == ["Mercurial rolls 0: |0>", "Rubicon rolls 1: |1>"]
     hands = g.state.hands
-    assert titles[3][1] == [f"Mercurial take {', '.join(hands[M])}",
-                            f"Rubicon take {', '.join(hands[R])}"]
+    assert titles == [
+        ("Start", "Setup 12/13", ["Detection: space 1", "First roll M 7 R 4",
+                                  "Mercurial starts", "Ships: M |0>, R |1>"]),
+        ("Deal", "Setup 13/13", [f"Mercurial take {', '.join(hands[M])}",
+                                 f"Rubicon take {', '.join(hands[R])}"])]
     assert rig.screen["screen"] == "status"
-    assert rig.screen["turn"] == "Mercurial" and rig.screen["hand"] == hands[M]
+    assert rig.screen["turn"] == "Mercurial" and rig.screen["hand"] == f"Hand {' '.join(hands[M])}"
+    assert rig.led_frame()[TURN_INDEX] == MERCURIAL_BLUE
 
 
 def test_back_skips_all_setup_notices(rig):
     rig.start(dismiss=False)
-    assert rig.screen["title"] == "Setup: parts 1/8"
+    assert rig.screen["title"] == "Parts" and rig.screen["right"] == "Setup 4/13"
     rig.press(UP)  # UP/DOWN do nothing on a notice
     rig.press(DOWN)
-    assert rig.screen["title"] == "Setup: parts 1/8"
+    assert rig.screen["right"] == "Setup 4/13"
     rig.press(BACK)
     assert rig.screen["screen"] == "status" and not rig.session.notices
 
@@ -336,7 +346,7 @@ def test_tap_on_the_right_pad_navigates(rig):
     assert Journal.effective_inputs(entries) == g.inputs
     summary = rig.journal.games()[0]
     assert (summary.status, summary.inputs, summary.turns) == ("playing", 1, g.state.turn_number)
-    assert rig.screen["screen"] == "text" and rig.screen["title"] == "What happened"
+    assert rig.screen["screen"] == "text" and rig.screen["title"] == "Mercurial plays CNOT"
     assert rig.screen["lines"][0] == "CNOT: |1>"
 
 
@@ -404,7 +414,7 @@ def test_tap_before_any_game_is_refused(rig):
     rig.tap(2, "H")
     assert_error(rig, "Start a game first")
     rig.press(OK)
-    assert rig.screen["title"].startswith("Setup 1/3")
+    assert rig.screen["right"] == "Setup 1/13"
     assert rig.journal.games() == []
 
 
@@ -458,28 +468,28 @@ def test_refused_tap_keeps_the_unread_setup_notices(rig):
     """Found by this suite: a refused tap used to throw the unread notices away."""
     rig.start(dismiss=False)
     rig.press(OK)
-    assert rig.screen["title"] == "Setup: parts 2/8"
+    assert rig.screen["right"] == "Setup 5/13"
     rig.send(Tag(1, "04FFFFFFFFFFFF"))
     assert_error(rig, "Unknown tag")
     rig.press(OK)
-    assert rig.screen.get("title") == "Setup: parts 2/8", rig.screen
+    assert rig.screen.get("right") == "Setup 5/13", rig.screen
     rig.press(RETRIEVE)  # a refused button too
     assert_error(rig, "retrieve needs")
     rig.press(OK)
-    assert rig.screen.get("title") == "Setup: parts 2/8", rig.screen
-    assert rig.session.led_model()["highlight"] == rig.screen["highlight"]
+    assert rig.screen.get("right") == "Setup 5/13", rig.screen
+    assert rig.session.led_model()["highlight"] == rig.screen["leds"]["highlight"]
 
 
 def test_component_info_tap_keeps_the_unread_setup_notices(rig):
     """Found by this suite: an info-card tap used to throw the unread notices away."""
     rig.start(dismiss=False)
     rig.press(OK)
-    title = rig.screen["title"]
-    assert title == "Setup: parts 2/8"
+    counter = rig.screen["right"]
+    assert counter == "Setup 5/13"
     rig.tap(1, "physical_qubits")
     assert rig.screen["screen"] == "card"
     rig.press(OK)
-    assert rig.screen.get("title") == title, rig.screen
+    assert rig.screen.get("right") == counter, rig.screen
 
 
 def test_refused_undo_keeps_the_unread_setup_notices(rig):
@@ -488,7 +498,7 @@ def test_refused_undo_keeps_the_unread_setup_notices(rig):
     rig.hold()
     assert_error(rig, "Nothing to undo")
     rig.press(OK)
-    assert rig.screen.get("title") == "Setup: parts 1/8", rig.screen
+    assert rig.screen.get("right") == "Setup 4/13", rig.screen
 
 
 def test_refused_tap_during_a_roll_keeps_the_animation(rigs):
@@ -515,7 +525,7 @@ def test_tap_during_notices_moves_on_to_the_new_action(rig):
     assert rig.session.notices
     rig.tap(1, "H")
     assert rig.game.inputs == [{"player": M, "do": "navigate", "card": "H"}]
-    assert rig.screen["title"] == "What happened"
+    assert rig.screen["title"] == "Mercurial plays H"
 
 
 # ====================================================================== 3. buttons
@@ -588,15 +598,15 @@ def test_back_on_the_status_screen_says_hold_to_undo(rig):
 def test_up_down_page_through_the_components(rig):
     rig.start()
     rig.press(DOWN)
-    assert rig.screen == {"screen": "text", "title": "Components 1/2",
-                          "lines": rig.screen["lines"], "hint": "UP/DOWN more"}
+    assert rig.screen == {"screen": "text", "title": "Turn 1: where", "right": "1/2",
+                          "lines": rig.screen["lines"], "hint": "UP/DOWN"}
     assert len(rig.screen["lines"]) == 5
     rig.press(DOWN)
-    assert rig.screen["title"] == "Components 2/2" and len(rig.screen["lines"]) == 3
+    assert rig.screen["right"] == "2/2" and len(rig.screen["lines"]) == 3
     rig.press(DOWN)
     assert rig.screen["screen"] == "status"
     rig.press(UP)
-    assert rig.screen["title"] == "Components 2/2"
+    assert rig.screen["right"] == "2/2"
     rig.tap(1, "H")  # an action brings back the first page
     rig.dismiss()
     assert rig.screen["screen"] == "status"
@@ -610,7 +620,7 @@ def test_action_menu_lists_every_legal_action_and_the_session_items(rig):
     assert screen["screen"] == "menu" and screen["title"] == "Mercurial: your move"
     assert len(screen["items"]) == len(legal) + 3
     assert screen["items"][-3:] == SESSION_ITEMS
-    assert screen["items"][:len(legal)] == ["CNOT -> |1>", "H -> M|+> R|1>",
+    assert screen["items"][:len(legal)] == ["CNOT → |1>", "H → M|+> R|1>",
                                             "Exchange CNOT", "Exchange H"]
     rig.press(UP)  # wraps to the last item
     assert rig.screen["cursor"] == len(legal) + 2
@@ -621,8 +631,9 @@ def test_action_menu_lists_every_legal_action_and_the_session_items(rig):
 def test_every_action_menu_item_performs_its_action(rig):
     rig.start()
     legal = rig.game.legal_actions()
-    for i, act in enumerate(legal):
+    for act in legal:
         rig.press(OK)
+        i = next(i for i, item in enumerate(rig.session.menu.model["items"]) if item.action == act)
         rig.press(*[DOWN] * i)
         assert rig.screen["cursor"] == i
         rig.press(OK)
@@ -666,10 +677,11 @@ def test_undo_item_and_main_menu_item(rig):
     rig.press(OK)
     rig.choose("Main menu (keep)")
     assert rig.session.mode == "menu" and rig.session.game is None
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
-                                 "New QLANET (ends #1)", "Switch the box off"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion", "New QNO",
+                                 "New QLANET",
+                                 "Switch the box off"]
     assert rig.journal.games()[0].status == "playing"
-    assert rig.session.led_model() == {} and rig.led_frame() == (OFF,) * 24
+    assert rig.session.led_model() == {} and rig.led_frame() == (OFF,) * 25
 
 
 # ====================================================================== 4. undo
@@ -764,8 +776,9 @@ def test_physical_deck_deal_is_a_series_of_draw_prompts(rigs):
     g = rig.game
     assert g.pending["kind"] == "draw" and g.pending["player"] == M
     screen = rig.screen
-    assert screen["screen"] == "menu" and screen["title"] == "Mercurial: draw"
-    assert screen["text"] == ["Tap the engine card", "you drew, or choose"]
+    assert screen["screen"] == "menu" and screen["title"] == "Draw"
+    assert screen["right"] == "Setup 13/18"  # menus, parts, the start: then six draws
+    assert screen["text"] == ["Mercurial draws:", "tap it or choose"]
     assert screen["items"] == ["H", "CNOT", "X", "SWAP", "PROBE"]
     # the other player's pad is refused
     before = rig.snapshot()
@@ -811,7 +824,7 @@ def test_physical_deck_deal_is_a_series_of_draw_prompts(rigs):
     assert all(a["do"] == "choose" for a in inputs)
     assert Journal.effective_inputs(rig.entries()) == inputs
     # the status screen hides the hand: the players hold real cards
-    assert rig.screen["hand"] is None and rig.screen["hand_count"] == 3
+    assert rig.screen["hand"] == "Hand 3 cards"
 
 
 def test_physical_deck_undo_takes_back_one_draw(rigs):
@@ -837,26 +850,26 @@ def test_manual_dice_prompts_are_answered_by_buttons(rigs):
     rig.start()
     g = rig.game
     assert g.status == "setup"
-    assert rig.screen["title"] == "Mercurial: roll"
-    assert rig.screen["text"] == ["Roll the d8 (1-8)", "for First player"]
+    assert (rig.screen["title"], rig.screen["right"]) == ("Roll", "Setup 12/17")
+    assert rig.screen["text"] == ["Mercurial: roll d8", "for First player"]
     assert rig.screen["items"] == [str(v) for v in range(1, 9)]
     assert rig.session.led_model()["ships"] == {}
     rig.tap(1, "H")  # taps do not roll dice
     assert_error(rig, "Choose with UP/DOWN, OK")
     rig.press(OK)
     rig.press(*[DOWN] * 6, OK)  # Mercurial rolls 7
-    assert rig.screen["title"] == "Rubicon: roll"
+    assert rig.screen["text"][0] == "Rubicon: roll d8" and rig.screen["right"] == "Setup 13/17"
     rig.press(*[UP] * 6, OK)  # 0 -> 7 -> ... -> 2: Rubicon rolls 3
-    assert rig.screen["lines"] == ["Mercurial 7 Rubicon 3", "Mercurial starts"]
-    rig.press(OK)
     firsts = [e for e in g.log if e["type"] == "roll" and e["purpose"] == "first player"]
     assert [(e["player"], e["raw"], e["result"]) for e in firsts] == [
         (M, 7, "first"), (R, 3, "second")]
-    assert rig.screen["title"] == "Mercurial: roll"
-    assert rig.screen["items"] == ["0", "1"]
+    assert rig.screen["text"] == ["Mercurial: roll Centarious", "for Ship placement"]
+    assert rig.screen["items"] == ["0: |0>", "1: |1>"]
     rig.press(DOWN, OK)  # Mercurial's ship: 1
-    rig.press(OK)  # its notice
+    assert rig.screen["right"] == "Setup 15/17"
     rig.press(OK)  # Rubicon's ship: 0
+    assert (rig.screen["title"], rig.screen["right"]) == ("Start", "Setup 16/17")
+    assert rig.screen["lines"][1:3] == ["First roll M 7 R 3", "Mercurial starts"]
     rig.dismiss()
     assert g.status == "playing" and g.state.pos == ("ONE", "ZERO")
     ships = [e for e in g.log if e["type"] == "roll" and e["purpose"] == "ship placement"]
@@ -869,7 +882,7 @@ def test_manual_dice_prompts_are_answered_by_buttons(rigs):
 def test_manual_dice_in_play_log_the_chosen_number(rigs, value, result):
     rig = rigs(SessionConfig(dice="manual"))
     rig.start()
-    for choice in ("7", "3", "0", "0"):  # Mercurial starts; both ships at |0>
+    for choice in ("7", "3", "0: |0>", "0: |0>"):  # Mercurial starts; both ships at |0>
         rig.choose(choice)
         rig.dismiss()
     g = rig.game
@@ -881,18 +894,22 @@ def test_manual_dice_in_play_log_the_chosen_number(rigs, value, result):
     assert rig.screen["lines"][0] == "CNOT: PHI+"  # the move is told first
     rig.press(OK)
     assert rig.screen["title"] == "Rubicon: roll"
-    rig.choose(str(value))
+    assert rig.screen["text"] == ["Rubicon: roll d8", "for Orbital defence", "Need 2+ to evade"]
+    rig.choose(f"{value}: {'evade' if result == 'evaded' else 'DETECTED'}")
     roll = next(e for e in reversed(g.log) if e["type"] == "roll"
                 and e["purpose"] == "orbital defence")
     assert roll["raw"] == value and roll["result"] == result
     if result == "detected":  # the evasive jump is asked for next
         assert g.pending["die"] == "centarious"
         rig.dismiss()
-        rig.choose("1")
+        rig.choose("1: |1>")
         jump = next(e for e in reversed(g.log) if e["type"] == "roll")
         assert jump["raw"] == 1 and jump["result"] == "ONE"
-    roll_screen = next(n for n in [rig.screen] + rig.session.notices if n["screen"] == "roll")
-    assert roll_screen["value"] == (1 if result == "detected" else value)
+    shown = [rig.screen] + rig.session.notices
+    if result == "detected":  # the jump is told in the summary
+        assert any("Jump to |1>" in n.get("lines", []) for n in shown)
+    else:
+        assert next(n for n in shown if n["screen"] == "roll")["value"] == value
     assert Journal.effective_inputs(rig.entries()) == g.inputs
 
 
@@ -900,13 +917,14 @@ def test_manual_dice_deal_notice_is_titled_deal(rigs):
     """Found by this suite: with real dice the deal was told under 'Setup: ships'."""
     rig = rigs(SessionConfig(dice="manual"))
     rig.start()
-    for choice in ("7", "3", "0"):
+    for choice in ("7", "3", "0: |0>"):
         rig.choose(choice)
         rig.dismiss()
-    rig.choose("0")  # the last ship roll deals the hands
+    rig.choose("0: |0>")  # the last ship roll deals the hands
     deal = [n for n in [rig.screen] + rig.session.notices[1:]
             if any("take" in line for line in n.get("lines", []))]
-    assert deal and deal[0]["title"] == "Setup: deal"
+    # 3 menus, 8 parts, 4 setup rolls (no tie here), the start: the deal is 17 of 17
+    assert deal and deal[0]["title"] == "Deal" and deal[0]["right"] == "Setup 17/17"
 
 
 # ====================================================================== 7. journal failures
@@ -976,7 +994,7 @@ def test_journal_failure_starting_a_game(rig, monkeypatch):
     assert rig.journal.games() == []
     monkeypatch.undo()
     rig.press(OK)
-    assert rig.screen["title"].startswith("Setup 3/3")
+    assert rig.screen["right"] == "Setup 3/13"
     rig.press(OK)
     assert rig.session.mode == "game" and rig.session.game_id == 1
 
@@ -1000,8 +1018,9 @@ def test_starting_a_game_needs_no_journal_read(rig, monkeypatch):
     assert rig.session.mode == "game"
     rig.press(BACK, OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
-                                 "New QLANET (ends #1)", "Switch the box off"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion", "New QNO",
+                                 "New QLANET",
+                                 "Switch the box off"]
 
 
 # ====================================================================== 8. resume
@@ -1015,6 +1034,8 @@ def _play_a_little(rig: Rig) -> None:
     rig.tap(2, "CNOT")
     rig.dismiss()
     rig.tap(1, "CNOT")
+    if rig.session.menu is not None:  # out of Entanglion: asked first
+        rig.choose("Yes, leave")
     rig.hold()  # an undo in the history
     rig.press(OK)
     rig.tap(1, "H")
@@ -1101,15 +1122,16 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(OK)  # dismiss the resumed notice
     rig.press(OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #1", "New Entanglion (ends #1)", "New QNO (ends #1)",
-                                 "New QLANET (ends #1)", "Switch the box off"]
+    assert rig.screen["items"] == ["Resume game #1", "New Entanglion", "New QNO",
+                                 "New QLANET",
+                                 "Switch the box off"]
     assert rig.screen["cursor"] == 0
     rig.press(OK)  # resume
     assert rig.screen["title"] == "Game #1 resumed"
     assert rig.game.to_dict()["state"] == state
     rig.press(OK, OK)
     rig.choose("Main menu (keep)")
-    rig.press(DOWN, OK)  # New Entanglion (ends #1)
+    rig.press(DOWN, OK)  # New Entanglion (which ends #1)
     assert rig.session.mode == "setup"
     assert rig.journal.load(1).status == "playing"  # not until setup finishes
     rig.press(BACK)
@@ -1119,12 +1141,13 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     assert rig.session.mode == "game" and rig.session.game_id == 2
     assert rig.journal.load(1).status == "abandoned"
     assert rig.journal.load(2).status == "playing" and rig.journal.load(2).seed == 7
-    assert rig.screen["title"] == "Setup: parts 1/8"
+    assert rig.screen["right"] == "Setup 4/13"
     rig.press(BACK)
     rig.press(OK)
     rig.choose("Main menu (keep)")
-    assert rig.screen["items"] == ["Resume game #2", "New Entanglion (ends #2)", "New QNO (ends #2)",
-                                 "New QLANET (ends #2)", "Switch the box off"]
+    assert rig.screen["items"] == ["Resume game #2", "New Entanglion", "New QNO",
+                                 "New QLANET",
+                                 "Switch the box off"]
 
 
 def test_a_finished_or_abandoned_game_is_not_resumed(rigs):
@@ -1161,8 +1184,9 @@ def test_end_this_game_with_confirmation(rig):
     assert rig.journal.load(1).status == "abandoned"
     assert rig.journal.load(1).finished is not None
     assert rig.session.mode == "menu" and rig.session.game is None
-    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET", "Switch the box off"]
-    assert rig.led_frame() == (OFF,) * 24
+    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET",
+                                 "Switch the box off"]
+    assert rig.led_frame() == (OFF,) * 25
 
 
 def test_confirm_back_returns_to_the_game(rig):
@@ -1177,13 +1201,20 @@ def test_confirm_back_returns_to_the_game(rig):
 
 
 def check_led_frame(s: Session, frame: tuple) -> None:
-    """The LED frame agrees with the game: ships, components and the detection track."""
+    """The LED frame agrees with the game (ships, components, the detection track and
+    whose turn it is), or, while notices are up, with the board as they have told it:
+    never ahead of them (a notice's picture is never later than the game's)."""
     g = s.game
     st = g.state
     model = s.led_model()
+    assert len(frame) == 25
+    if s.notices and "leds" in s.notices[0]:
+        told = s.notices[0]["leds"]
+        assert model == {**told, **({"targets": model["targets"]} if "targets" in model
+                                    else {})} or model.get("highlight")
+        return
     assert model["detection"] == min(st.detection, 12)
-    track = frame[TRACK_OFFSET:]
-    assert len(frame) == 24
+    track = frame[TRACK_OFFSET:TRACK_OFFSET + 12]
     if g.status == "won":
         assert track == (WON_GREEN,) * 12
         return
@@ -1192,6 +1223,8 @@ def check_led_frame(s: Session, frame: tuple) -> None:
         return
     assert track == tuple(DETECTION_COLOURS[i] if i < st.detection else OFF
                           for i in range(12))
+    want = {M: MERCURIAL_BLUE, R: RUBICON_RED}.get(st.turn_player, OFF)
+    assert frame[TURN_INDEX] == (want if g.status == "playing" else OFF)
     if g.status != "playing" or model.get("highlight") or model.get("targets"):
         return
     m, r = st.pos
@@ -1270,8 +1303,9 @@ def test_autoplayer_plays_a_whole_game(tmp_path, taps, seed):
         assert s.screen()["screen"] == "end"
         sim.run("press ok")
         assert s.mode == "menu" and s.screen()["items"] == [
-            "New Entanglion", "New QNO", "New QLANET", "Switch the box off"]
-        assert sim.box.leds.last == (OFF,) * 24 and sim.box.tick_interval() is None
+            "New Entanglion", "New QNO", "New QLANET",
+                                 "Switch the box off"]
+        assert sim.box.leds.last == (OFF,) * 25 and sim.box.tick_interval() is None
     finally:
         journal.close()
 
@@ -1332,13 +1366,10 @@ def test_roll_animation_ticks(rigs):
     rig.tap(1, "H")
     rig.dismiss()
     assert rig.session.tick_interval() is None and rig.box.tick_interval() is None
-    rig.tap(2, "CNOT")
-    assert rig.screen["screen"] == "text"  # the move comes before the roll
-    assert rig.session.tick_interval() is None
-    rig.press(OK)
+    sent = rig.box.display.frames_sent
+    rig.tap(2, "CNOT")  # into Entanglion: the orbital check rolls at once
     assert rig.screen["screen"] == "roll"
     frames = []
-    sent = rig.box.display.frames_sent
     for _ in range(ROLL_FRAMES + 5):
         frames.append(rig.screen["frame"])
         if rig.session.tick_interval() is None:
@@ -1346,17 +1377,15 @@ def test_roll_animation_ticks(rigs):
         assert rig.session.tick_interval() == ROLL_STEP == rig.box.tick_interval()
         rig.tick()
     assert frames == list(range(ROLL_FRAMES)) + [None]
-    assert rig.box.display.frames_sent == sent + ROLL_FRAMES  # each step was drawn
+    assert rig.box.display.frames_sent == sent + ROLL_FRAMES + 1  # each step was drawn
     assert rig.screen["value"] == 1 and rig.screen["result"] == "DETECTED"
+    assert rig.screen["need"] == 2  # the value to beat was 1
     # ticks while idle move nothing on the OLED
     rig.tick()
-    assert rig.box.display.frames_sent == sent + ROLL_FRAMES
-    rig.press(OK)  # the next roll: the Centarious die animates too
-    assert rig.screen["die"] == "centarious" and rig.screen["frame"] == 0
-    rig.press(OK)  # OK skips the animation
-    assert rig.screen["frame"] is None and rig.session.tick_interval() is None
-    rig.press(OK)
-    assert rig.screen["screen"] == "text"
+    assert rig.box.display.frames_sent == sent + ROLL_FRAMES + 1
+    rig.press(OK)  # the summary: the jump is a line, not another die to wait for
+    assert rig.screen["screen"] == "text" and rig.session.tick_interval() is None
+    assert any(line.startswith("Jump to") for line in rig.screen["lines"])
 
 
 def test_retrieve_roll_animates_at_once(rigs):
@@ -1372,10 +1401,13 @@ def test_retrieve_roll_animates_at_once(rigs):
         rig.tick()
     assert rig.screen["frame"] is None and rig.session.tick_interval() is None
     rig.press(OK)
+    assert rig.screen["title"] == "Mercurial retrieves"
+    assert "Got Error Correct.!" in rig.screen["lines"]
+    rig.press(OK)
     assert rig.screen["screen"] == "card" and rig.screen["title"] == "Retrieved!"
     rig.press(OK)
     assert rig.game.state.ship_components[M] == ["quantum_error_correction"]
-    assert rig.screen["parts"] == {"Mercurial": 1, "Rubicon": 0}
+    assert rig.screen["parts"] == "Parts 1/8"
 
 
 def test_idle_box_sends_nothing(rig):
@@ -1458,7 +1490,8 @@ def test_retrieve_item_targets_the_planet(rigs):
     rig.press(OK)
     items = rig.screen["items"]
     i = next(k for k, label in enumerate(items) if label.startswith("Retrieve"))
-    assert items[i] == "Retrieve Error Correct."
+    assert items[i] == "Retrieve need 2+ 7/8" and i == 0  # the most useful move first
+    assert rig.screen["text"] == ["Here: Error Correct."]
     rig.press(*[DOWN] * i)
     assert rig.session.led_model()["targets"] == [rig.game.state.pos[0]]
     rig.press(OK)

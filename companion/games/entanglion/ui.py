@@ -93,10 +93,11 @@ def card_name(name: str) -> str:
     return name if name.isupper() else pretty(name)
 
 
-def chance_text(p: Fraction) -> str:
-    """A chance as eighths of the die when it is one ("3/8"), else a percentage that
-    never rounds a possible outcome to 0% or a doubtful one to 100%."""
-    if (p * 8).denominator == 1:
+def chance_text(p: Fraction, one_die: bool = True) -> str:
+    """A chance as eighths when it is one roll of the d8 ("3/8"), else (a re-roll, a
+    PROBE that may come first) a percentage that never rounds a possible outcome to 0%
+    or a doubtful one to 100%."""
+    if one_die and (p * 8).denominator == 1:
         return f"{p * 8}/8"
     return f"{min(99, max(1, round(float(p) * 100)))}%"
 
@@ -105,9 +106,10 @@ def target_text(o: odds.Odds) -> str:
     """The number to beat and the chance, e.g. "5+ 4/8" (a sure or hopeless roll says so)."""
     if o.chance == 1:
         return "sure"
-    if o.need is not None and o.need > 8 and not o.chance:
-        return "no chance"
-    return f"{o.need}+ {chance_text(o.chance)}" if o.need is not None else chance_text(o.chance)
+    if not o.chance:
+        return "0/8"  # no face is enough
+    chance = chance_text(o.chance, one_die=not o.reroll and not o.probe)
+    return f"{o.need}+ {chance}" if o.need is not None else chance
 
 
 # ------------------------------------------------------------------ games
@@ -185,11 +187,6 @@ def _setup_counter(g: Entanglion, index: int) -> str:
 
 def _in_setup(g: Entanglion, upto: int) -> bool:
     return not any(e["type"] == "turn" for e in g.log[:upto])
-
-
-def _ships_placed(g: Entanglion, upto: int) -> bool:
-    return any(e["type"] == "roll" and e["purpose"] == "ship placement"
-               for e in g.log[:upto]) or "ships" in g.setup
 
 
 # ------------------------------------------------------------------ screens
@@ -319,8 +316,11 @@ class _Board:
         if any(e["type"] == "turn" for e in entries):
             self.turn = next((e["player"] for e in reversed(g.log[:earlier])
                               if e["type"] == "turn"), None)
-        self._ships: dict[str, str] = {}
         self._given = g.setup.get("ships")  # a scenario set-up may place the ships itself
+        self._ships: dict[str, str] = {}  # ship placement rolls so far (real dice: one an input)
+        if any(e["type"] == "roll" and e["purpose"] == "ship placement" for e in entries):
+            self._ships = {e["player"]: e["result"] for e in g.log[:earlier]
+                           if e["type"] == "roll" and e["purpose"] == "ship placement"}
 
     def apply(self, e: dict[str, Any]) -> None:
         t = e["type"]
@@ -346,17 +346,16 @@ class _Board:
             if len(self._ships) == 2:
                 self.pos = (self._ships[MERCURIAL], self._ships[RUBICON])
 
-    def model(self, placed: list[str] | None = None, highlight: str | None = None
-              ) -> dict[str, Any]:
+    def model(self, placed: list[str] | None = None, highlight: str = "") -> dict[str, Any]:
+        if placed is not None:  # placing components: only those already announced
+            return {"ships": {}, "components": placed, "detection": None, "result": None,
+                    "turn": None, "highlight": [highlight]}
         ships = dict(zip(SHIPS, self.pos)) if self.pos else {}
         comps = [p for p, c in self.comps.items() if c and (self.pos is None or p not in self.pos)]
-        if placed is not None:  # set-up: only the components already announced
-            comps = placed
         return {
             "ships": ships, "components": comps,
             "detection": None if self.detection is None else min(self.detection, LAST_SPACE),
             "result": self.result, "turn": self.turn if self.result is None else None,
-            **({"highlight": [highlight]} if highlight else {}),
         }
 
 
@@ -476,14 +475,15 @@ class _Notices:
                 before = e["space"]
             elif t == "event":
                 short = EVENT_SHORT[e["card"]]
+                shown = card is not None and card.get("event") is e  # its card follows
                 if "defence" in e:
                     lines.append((2, f"{short}: no {e['defence']} roll"))
                 elif e.get("kept"):
                     lines.append((1, f"{short}: keep it"))
                 elif "note" in e:
-                    lines.append((2, f"{short}: discarded"))
+                    lines.append((3 if shown else 2, f"{short}: discarded"))
                 else:
-                    lines.append((2, f"Event: {short}"))
+                    lines.append((3 if shown else 2, f"Event: {short}"))
             elif t == "engine_control_cleared":
                 lines.append((3, "Engine slots cleared"))
             elif t == "retrieved":
@@ -531,6 +531,7 @@ class _Notices:
             self.out.append(_text(title, summary, "▼ more  OK" if more else "OK", leds=final,
                                   summary=True, **({"details": details} if more else {})))
         if card is not None:
+            card.pop("event", None)
             self.out.append({**card, "leds": final})
 
     def _card(self, entries: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -543,7 +544,8 @@ class _Notices:
             if e["type"] == "event" and "defence" not in e:  # a Tunnel used is a line
                 footer = (f"{who(e['player'])} keeps it" if e.get("kept") else
                           "discarded (hand limit)" if "note" in e else "happens now")
-                return _card_screen("event", e["card"], f"{who(e['player'])} draws", footer)
+                return {**_card_screen("event", e["card"], f"{who(e['player'])} draws", footer),
+                        "event": e}
         return None
 
 
@@ -573,11 +575,10 @@ def _roll_line(e: dict[str, Any]) -> str:
 def _fit_lines(lines: list[tuple[int, str]]) -> list[str]:
     """The lines that fit a summary screen, dropping the least important first."""
     kept = list(lines)
-    for level in (3, 2):
+    for level in (3, 2):  # the earliest first: later lines tell where things ended up
         while sum(len(wrap(line)) for _, line in kept) > SUMMARY_LINES and \
                 any(p == level for p, _ in kept):
-            drop = max(i for i, (p, _) in enumerate(kept) if p == level)
-            del kept[drop]
+            del kept[next(i for i, (p, _) in enumerate(kept) if p == level)]
     while sum(len(wrap(line)) for _, line in kept) > SUMMARY_LINES:
         del kept[-1]  # only a very busy input: the details have it all
     return [line for _, line in kept]
@@ -665,8 +666,8 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     o = odds.prompt_odds(g)
     purpose = PURPOSE.get(p.get("purpose", ""), p.get("purpose"))
     if k == "roll":
-        die = "the d8" if p["die"] == "d8" else "Centarious"
-        lines = [f"Roll {die} for", purpose]
+        die = "d8" if p["die"] == "d8" else "Centarious"
+        lines = [f"{who(p['player'])}: roll {die}", f"for {purpose}"]
         if o is not None:
             lines.append(f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else
                          "No face is enough")
@@ -692,8 +693,7 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     if k == "discard":
         return [f"Hand limit {p['limit']}: tap or", "choose a card"]
     if k == "draw":
-        return [f"{who(p['player'])}: tap the",
-                f"{'engine card' if p['deck'] == 'engine' else 'event'} drawn or choose"]
+        return [f"{who(p['player'])} draws:", "tap it or choose"]
     return []
 
 
@@ -708,8 +708,8 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
     model: dict[str, Any] = {"title": _PROMPT_TITLE[p["kind"]], "text": _prompt_text(g, p),
                              "items": items}
     if _in_setup(g, len(g.log)):  # a setup roll or draw: the counter goes on
-        index = len(SETUP_STEPS) + PLACEMENTS + len(g.inputs) + 1 + \
-            (1 if _ships_placed(g, len(g.log)) else 0)
+        started = g.state.status != "setup"  # ships placed: the start screen was shown
+        index = len(SETUP_STEPS) + PLACEMENTS + len(g.inputs) + 1 + started
         model.update(title=model["title"].capitalize(), right=_setup_counter(g, index))
     elif model["title"][0].islower():
         model["title"] = f"{who(p['player'])}: {model['title']}"

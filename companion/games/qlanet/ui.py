@@ -289,14 +289,15 @@ def _fit(lines: list[str]) -> list[str]:
 # ------------------------------------------------------------------ menus
 
 
-def _pick_menu(g: Qlanet, card: str, chosen: list[int],
-               acts: list[dict[str, Any]]) -> dict[str, Any]:
+def _pick_menu(g: Qlanet, card: str, chosen: list[int], acts: list[dict[str, Any]],
+               board: list[str] | None = None) -> dict[str, Any]:
     """Choose the next planet for ``card``: the ones ``acts`` allow after ``chosen``.
 
     CX lists ordered pairs (the first is the control); SW and BM list each pair once,
-    lower planet first, but a player may pick them in either order."""
+    lower planet first, but a player may pick them in either order. ``board`` (the
+    public cells) is read once for the whole tree of menus."""
     p = g.awaiting()
-    board = cells(g)
+    board = board or cells(g)
     n = len(chosen)
     ordered = card not in TWO_PLANET or card in ORDERED
 
@@ -315,13 +316,14 @@ def _pick_menu(g: Qlanet, card: str, chosen: list[int],
     need = 2 if card in TWO_PLANET else 1
     items = []
     for q in range(1, 10):
-        if q in chosen or not any(fits(a, q) for a in acts):
+        matching = [a for a in acts if fits(a, q)] if q not in chosen else []
+        if not matching:
             continue
         planets = chosen + [q]
         if len(planets) < need:
-            nxt = _pick_menu(g, card, planets, acts)
+            nxt = _pick_menu(g, card, planets, matching, board)  # only those acts go on
         else:
-            nxt = _confirm_menu(g, next(a for a in acts if fits(a, q)))
+            nxt = _confirm_menu(g, matching[0])
         items.append(Item(f"Planet {q}  {board[q - 1]}", nxt, tuple(str(x) for x in planets)))
     return {"menu": MENU, "title": f"{short(p)} {card}: {what}", "text": [], "items": items}
 
