@@ -74,6 +74,9 @@ class MemoryJournal:
     def abandon(self, gid: int) -> None:
         self.games[gid].status = "abandoned"
 
+    def mark_read(self, gid: int, seq: int, read: int) -> None:
+        """How far the table has read (only a restart needs it; there is none here)."""
+
     def load(self, gid: int) -> GameRecord:
         g = self.games[gid]
         return GameRecord(id=g.id, game=g.game, created=0.0, updated=self.clock, finished=None,
