@@ -67,7 +67,7 @@ def test_the_page_loads_and_follows_a_typed_input_within_a_second(rig, driver):
     wait_for(lambda: "New Entanglion" in text(driver, "prompt-items"))
     t0 = time.monotonic()
     rig.run("press ok")  # typed in the terminal: the page must follow
-    wait_for(lambda: "Setup" in text(driver, "prompt-title"), timeout=1.0)
+    wait_for(lambda: "Difficulty" in text(driver, "prompt-title"), timeout=1.0)  # set-up 1
     assert time.monotonic() - t0 < 1.0
 
 
