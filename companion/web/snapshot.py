@@ -12,9 +12,10 @@ sends about a game, which makes the secret guarantee one place to hold and test:
   reveal. The shared OLED is withheld while a camp peeks at its secret on it, and
   while it shows the web pairing PIN (a screen marked ``private``).
 
-Two fields are plug points for functions other modules provide: ``odds`` (a list of
-``{"move": str, "chance": float}`` for the legal moves a die decides) and ``story``
-(a list of sentences for the end of a game). The page shows each when it is present.
+Two fields come from the games' own pure functions: ``odds`` (Entanglion: a list of
+``{"move": str, "chance": float}`` for the legal moves a die decides, from what the
+players can know) and ``story`` (a list of sentences once a game has ended). The page
+shows each when it is present.
 """
 
 from __future__ import annotations
@@ -97,7 +98,32 @@ def _entanglion(g: Any) -> dict[str, Any]:
         },
         "log": [explain(e) for e in g.log[-LOG_LINES:]],
         "end": stats.entanglion_end(g.log) if s.status in ("won", "lost") else None,
+        "odds": _entanglion_odds(g),
+        "story": _story("entanglion", g),
     }
+
+
+def _entanglion_odds(g: Any) -> list[dict[str, Any]] | None:
+    """The legal moves a die decides, labelled as the box's move menu labels them."""
+    from ..games.entanglion import odds, ui
+
+    if g.state.status != "playing" or g.pending:
+        return None
+    acts = [a for a in g.legal_actions() if a["do"] != "interconnect"]
+    out = [{"move": ui._action_item(g, a, o).label,  # noqa: SLF001 - the menu's words
+            "chance": float(o.chance)}
+           for a, o in zip(acts, odds.moves(g, acts)) if o is not None and o.chance is not None]
+    return out or None
+
+
+def _story(name: str, g: Any) -> list[str] | None:
+    """The story of a finished game, as ``companion games show`` tells it."""
+    import importlib
+
+    if g.state.status in ("playing", "setup"):
+        return None
+    told = importlib.import_module(f"companion.games.{name}.story")
+    return told.text(told.story(g))
 
 
 def _qno(g: Any) -> dict[str, Any]:
@@ -119,6 +145,7 @@ def _qno(g: Any) -> dict[str, Any]:
         "circuit": circuit.text(s.circuit),
         "qasm": circuit.qasm(s.circuit, f"QNO game {g.seed}"),
         "log": lines[-LOG_LINES:],
+        "story": _story("qno", g),
     }
 
 
@@ -140,6 +167,7 @@ def _qlanet(g: Any) -> dict[str, Any]:
     }
     if over:  # the end-of-game reveal: the truth is public now
         out["reveal"] = {"planets": view(g, "truth"), "bells": [dict(b) for b in s.bells]}
+        out["story"] = _story("qlanet", g)
     return out
 
 

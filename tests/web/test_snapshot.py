@@ -82,6 +82,35 @@ def test_an_entanglion_snapshot_has_the_public_game_and_no_deck_order(tmp_path):
     assert seen and any(s["quantum"]["last_gate"] for s in seen)
 
 
+def test_an_entanglion_page_has_the_odds_of_each_roll_and_the_story_at_the_end(tmp_path):
+    from companion.games.entanglion import odds
+
+    sim = make_sim(tmp_path, 3)
+    seen = {"odds": 0, "story": None}
+
+    def check(sim):
+        s = sim.box.session
+        if s.mode != "game":
+            return
+        g, snap = s.game, snapshot.build(s)
+        if g.state.status == "playing":
+            decided = [o for o in odds.legal(g)
+                       if o["odds"] is not None and o["action"]["do"] != "choose"]
+            if g.pending or not decided:
+                assert snap["odds"] is None and snap["story"] is None
+                return
+            # One line per move a die decides, with the engine's own chance.
+            assert [o["chance"] for o in snap["odds"]] == [o["odds"] for o in decided]
+            assert all(isinstance(o["move"], str) and o["move"] for o in snap["odds"])
+            seen["odds"] += 1
+        else:
+            seen["story"] = snap["story"]
+
+    play(sim, AutoPlayer(3), each=check)
+    assert seen["odds"] > 3
+    assert seen["story"] and any(line.startswith("Turns: ") for line in seen["story"])
+
+
 def test_a_qno_snapshot_has_counts_and_the_circuit_but_no_hand(tmp_path):
     sim = make_sim(tmp_path, 4)
     last = {}
