@@ -176,11 +176,11 @@ class Daemon:
         session = self.box.session
         if state == "up":
             if previous in ("down", "stale"):
-                session.alert("Readers back", "Tap cards again.")
+                session.alert("Readers back", "Tap cards again.", replaces=("Readers lost",))
         elif state in ("down", "stale"):
             if previous == "up":
                 session.alert("Readers lost", "Buttons still work;",
-                              "the box reconnects by itself.")
+                              "the box reconnects by itself.", replaces=("Readers back",))
         elif state == "version":
             session.alert("Reader firmware", "Unsupported version:", "update the firmware.")
             log.error("the Pico's firmware speaks another protocol (%s): run "

@@ -559,13 +559,19 @@ class Session:
         if not self.notices:
             self.phase = 0  # the end-of-game show starts with the end screen
 
-    def alert(self, title: str, *lines: str) -> None:
+    def alert(self, title: str, *lines: str, replaces: tuple[str, ...] = ()) -> None:
         """A message from the box itself (a reader unplugged, a broken tag file): shown
         over whatever is on screen until any button, changing nothing in the game.  An
-        alert raised while another is showing waits for it to be dismissed."""
+        alert raised while another is showing waits for it to be dismissed, unless it
+        is news on the same subject: an alert replaces any shown or waiting one with its
+        own title or a title in ``replaces`` (a flapping cable is one screen to read,
+        not hundreds)."""
         alert = {"screen": "text", "title": title, "lines": list(lines), "hint": "OK"}
-        if self.overlay is not None and self.overlay.get("hint") == "OK" and \
-                self.overlay["screen"] == "text":
+        subject = {title, *replaces}
+        self._alerts = [a for a in self._alerts if a["title"] not in subject]
+        showing = self.overlay is not None and self.overlay.get("hint") == "OK" and \
+            self.overlay["screen"] == "text"
+        if showing and self.overlay["title"] not in subject:
             self._alerts.append(alert)
         else:
             self.overlay = alert

@@ -1552,3 +1552,20 @@ def test_hypothesis_events_never_raise_and_replay(tmp_path_factory, deck, dice, 
             assert replayed.to_dict()["state"] == s.game.to_dict()["state"]
     finally:
         rig.close()
+
+
+def test_box_alerts_wait_in_turn_but_news_on_one_subject_replaces_the_old(rig):
+    rig.session.alert("Tag file broken", "Cards cannot be tapped;")
+    rig.session.alert("Journal repaired", "See the log.")  # waits behind the first
+    for i in range(50):  # a flapping reader cable
+        rig.session.alert(*(("Readers lost", "x"), ("Readers back", "y"))[i % 2],
+                          replaces=(("Readers back",), ("Readers lost",))[i % 2])
+    seen = []
+    while rig.session.overlay is not None:
+        seen.append(rig.screen["title"])
+        rig.press(OK)
+    assert seen == ["Tag file broken", "Journal repaired", "Readers back"]
+    # News on the subject on show replaces it at once.
+    rig.session.alert("Readers lost", "x", replaces=("Readers back",))
+    rig.session.alert("Readers back", "y", replaces=("Readers lost",))
+    assert rig.screen["title"] == "Readers back" and not rig.session._alerts
