@@ -96,7 +96,7 @@ class JournalError(Exception):
     """
 
     def __init__(self, message: str, damaged: bool = False):
-        super().__init__(message)
+        super().__init__(" ".join(message.split()))  # one line: SQLite's may hold newlines
         self.damaged = damaged
 
 
@@ -245,8 +245,11 @@ class Journal:
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]  # garbage fails here
             if version > SCHEMA_VERSION:
+                # A newer program changes the schema; this one's schema under a newer
+                # number is a flipped bit in the header.
                 raise JournalError(f"schema version {version} is newer than the "
-                                   f"{SCHEMA_VERSION} this program knows; upgrade companion")
+                                   f"{SCHEMA_VERSION} this program knows; upgrade companion",
+                                   _our_schema(db))
             if self.readonly:
                 if version < SCHEMA_VERSION and db.execute(
                         "SELECT count(*) FROM sqlite_master").fetchone()[0]:
@@ -560,10 +563,15 @@ class Journal:
                                 " (? IS NULL OR game = ?) ORDER BY activity DESC LIMIT 1",
                                 (game, game)).fetchone()
                      for how in ("INDEXED BY games_status", "NOT INDEXED")]
-            if found[0] != found[1]:
+            if found[0] != found[1] or (found[0] is not None and type(found[0][0]) is not int):
                 raise JournalError(f"journal {self.path}: its status index disagrees with "
                                    "its games table", True)
-            return None if found[0] is None else self._load(db, found[0][0])
+            if found[0] is None:
+                return None
+            try:
+                return self._load(db, found[0][0])
+            except JournalError as exc:  # it was just found: missing now is damage too
+                raise JournalError(str(exc), True) from exc
 
     def load(self, game_id: int) -> GameRecord:
         """Everything about one game, finished or not, with its full entry history,
@@ -636,6 +644,17 @@ def _verified(root: int, rows: Iterable[tuple]) -> int:
             break
         count, previous = count + 1, chain
     return count
+
+
+def _our_schema(db: sqlite3.Connection) -> bool:
+    """Whether the file holds exactly this version's schema."""
+    ours = sorted(" ".join(t.split()) for t in _SCHEMA.split(";") if t.strip())
+    try:
+        theirs = sorted(" ".join(row[0].split()) for row in db.execute(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"))
+    except (sqlite3.Error, AttributeError):
+        return False
+    return theirs == ours
 
 
 def _upgrade_from_1(db: sqlite3.Connection) -> None:
@@ -859,7 +878,9 @@ def _readable_games(path: Path, replays: Replays | None
                     entry + " WHERE game_id = ? ORDER BY seq", (game_id,)))
             except sqlite3.Error:
                 found.update(_one_by_one(db, entry, game_id))
-            rows = [found[seq] for seq in sorted(k for k in found if type(k) is int)]
+            # A damaged index can hand back another game's row: each row is this game's.
+            rows = [(game_id, *found[seq][1:]) for seq in sorted(k for k in found
+                                                                 if type(k) is int)]
             entries = _prefix(rows)
             root = _root((row[0], row[1], row[6], row[7], row[8], row[9], row[2]))
             if chained:

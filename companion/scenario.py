@@ -27,7 +27,11 @@ TOP_KEYS = {"game", "seed", "options", "setup", "dice", "forced", "actions", "ex
 
 
 class MalformedScenario(ValueError):
-    pass
+    """A file the runner cannot play; ``str()`` is one line (a key holding a newline is
+    shown escaped)."""
+
+    def __init__(self, message: str):
+        super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))
 
 
 def load(text: str, source: str = "scenario") -> dict[str, Any]:

@@ -441,3 +441,19 @@ def test_durability_across_hard_kills(tmp_path):
         assert seqs == list(range(1, len(seqs) + 1))
         assert rec.inputs == len(seqs) and rec.status == "playing"
     assert json.loads(json.dumps(rec.entries[0].action)) == {"n": 0}
+
+
+def test_a_flipped_schema_version_is_damage_but_a_real_newer_schema_is_not(tmp_path):
+    path = tmp_path / "journal.db"
+    with Journal(path) as j:
+        j.new_game("entanglion", 1, {})
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version=514")  # one flipped bit of the header's field
+    with pytest.raises(JournalError, match="schema version 514 is newer") as flipped:
+        Journal(path)
+    assert flipped.value.damaged and "\n" not in str(flipped.value)
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE games ADD COLUMN future TEXT")  # what a newer program does
+    with pytest.raises(JournalError) as newer:
+        Journal(path)
+    assert not newer.value.damaged
