@@ -39,7 +39,7 @@ def test_a_scripted_game_to_a_win(tmp_path):
     frames = sorted((tmp_path / "f").glob("oled-*.png"))
     leds = (tmp_path / "f" / "leds.jsonl").read_text().splitlines()
     assert len(frames) > len(commands) // 2 and len(leds) > 10
-    assert all(len(json.loads(line)) == 24 for line in leds)
+    assert all(len(json.loads(line)) == 25 for line in leds)  # the board and the turn pixel
     journal.close()
     listing = subprocess.run(COMPANION + ["games", "--state-dir", str(tmp_path / "s")],
                              capture_output=True, text=True)
