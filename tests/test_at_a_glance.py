@@ -301,3 +301,25 @@ def test_notices_are_a_function_of_the_game_and_the_inputs_entries(rigs, game, s
         assert rebuilt == s.notices, (cmd, rebuilt, s.notices)
         checked += 1
     assert checked > 20
+
+
+def test_a_risky_move_is_never_pre_selected(rigs, monkeypatch):
+    """Detection at space 11 (beat 7): a move into Entanglion needs an 8, so the
+    exchanges come before it and the pre-selected item is harmless."""
+    from companion.games.entanglion import engine as engine_module
+
+    real = engine_module.Entanglion.__init__
+
+    def setup(self, seed=0, options=None, setup=None, dice=()):
+        real(self, seed, options, {"first_player": R, "ships": {M: "PLUS", R: "ZERO"},
+                                   "hands": {R: ["CNOT", "X", "SWAP"], M: ["H", "H", "H"]},
+                                   "detection_space": 11}, dice)
+
+    monkeypatch.setattr(engine_module.Entanglion, "__init__", setup)
+    rig = rigs()
+    rig.start()
+    rig.press(OK)
+    items = rig.screen["items"]
+    risky = next(i for i in items if i.endswith(" 1/8"))
+    assert items.index(risky) > items.index("Exchange CNOT") and rig.screen["cursor"] == 0
+    assert not items[0].endswith("/8")

@@ -622,7 +622,15 @@ def _roll_face(g: Entanglion, p: dict[str, Any], value: int) -> str:
         return f"{value}: {WIN_WORD[p['purpose']]}"
     if chance:  # a Magnetic Shielding re-roll follows
         return f"{value}: fail, re-roll {chance_text(chance)}"
-    return f"{value}: {'detected' if p['purpose'] == 'probe' else 'DETECTED'}"
+    return f"{value}: {_fail_word(p['purpose'])}"
+
+
+def _fail_word(purpose: str) -> str:
+    return "detected" if purpose == "probe" else "DETECTED"  # a PROBE is a lesser blow
+
+
+def _need_line(o: odds.Odds) -> str:
+    return f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else "No face is enough"
 
 
 def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str, ...]]:
@@ -634,8 +642,8 @@ def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str,
         if value == "keep":
             if chance is None:
                 return f"Keep the {p['raw']}", ()
-            win = WIN_WORD[p["purpose"]]
-            return (f"Keep: {win}" if chance else "Keep: DETECTED"), ()
+            return (f"Keep: {WIN_WORD[p['purpose']]}" if chance else
+                    f"Keep: {_fail_word(p['purpose'])}"), ()
         return ("Re-roll" if chance is None else f"Re-roll: {chance_text(chance)}"), ()
     if kind == "quantum_tunnel":
         if value == "use":
@@ -674,16 +682,10 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     if k == "roll":
         die = "d8" if p["die"] == "d8" else "Centarious"
         lines = [f"{who(p['player'])}: roll {die}", f"for {purpose}"]
-        if o is not None:
-            lines.append(f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else
-                         "No face is enough")
-        return lines
+        return lines + ([_need_line(o)] if o is not None else [])
     if k == "magnetic_shielding":
         lines = [f"{ROLL_WORD.get(p['purpose'], purpose)} roll: {p['raw']}"]
-        if o is not None:
-            lines.append(f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else
-                         "No face is enough")
-        return lines
+        return lines + ([_need_line(o)] if o is not None else [])
     if k == "quantum_tunnel":
         if p["options"] == ["use", "accept"]:
             return [f"{p['defence'].capitalize()} roll failed:", "use the Tunnel?"]
@@ -722,13 +724,14 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
     return model
 
 
-def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[int, float]:
+def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[float, float]:
     """Most useful first: retrieve, then moves to a component, other moves inside
-    Entanglion, events, moves outside it, trades, exchanges, moves doing nothing; a
-    move that leaves Entanglion comes last (and asks first)."""
+    Entanglion (likelier first), events, moves outside it, trades, exchanges (a move
+    into Entanglion that will more likely be detected than not comes after them),
+    moves doing nothing; a move that leaves Entanglion comes last and asks first."""
     s = g.state
     do = act["do"]
-    chance = -float(o.chance) if o is not None and o.chance is not None else 0.0
+    chance = -float(o.chance) if o is not None and o.chance is not None else -1.0
     if do == "retrieve":
         return (0, chance)
     if do == "navigate":
@@ -737,9 +740,11 @@ def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[int,
             return (7, 0)
         if _leaves(s.pos, dest):
             return (8, 0)
-        if dest[0] == dest[1] and s.planet_components.get(dest[0]):
-            return (1, chance)
-        return (2, chance) if GALAXY[dest[0]] == "entanglion" else (4, 0)
+        if GALAXY[dest[0]] != "entanglion":
+            return (4, 0)
+        if chance > -0.5:  # a roll more likely failed than not: never the first item
+            return (6.5, chance)
+        return (1 if s.planet_components.get(dest[0]) else 2, chance)
     if do == "event":
         return (3, 0)
     if do == "interconnect":
