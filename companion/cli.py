@@ -68,13 +68,22 @@ def _sim(args: argparse.Namespace) -> int:
     return sim.main(args)
 
 
-def _games(args: argparse.Namespace) -> int:
-    from .journal import Journal, JournalError
+def _journal_path(args: argparse.Namespace, prog: str) -> str | None:
+    """The journal of ``--state-dir`` (or the default), or None after saying it is not there."""
     from .sim import default_state_dir
 
     path = os.path.join(args.state_dir or default_state_dir(), "journal.db")
     if not os.path.exists(path):
-        print(f"companion games: no journal at {path} (no game played yet)", file=sys.stderr)
+        print(f"{prog}: no journal at {path} (no game played yet)", file=sys.stderr)
+        return None
+    return path
+
+
+def _games(args: argparse.Namespace) -> int:
+    from .journal import Journal, JournalError
+
+    path = _journal_path(args, "companion games")
+    if path is None:
         return 2
     try:
         # Read-only: it works beside a running box and never changes its journal.
@@ -145,11 +154,9 @@ def _stats(args: argparse.Namespace) -> int:
     """Every game of the journal summed up, per kind of game."""
     from .games.common import GAMES
     from .journal import Journal, JournalError
-    from .sim import default_state_dir
 
-    path = os.path.join(args.state_dir or default_state_dir(), "journal.db")
-    if not os.path.exists(path):
-        print(f"companion stats: no journal at {path} (no game played yet)", file=sys.stderr)
+    path = _journal_path(args, "companion stats")
+    if path is None:
         return 2
     try:
         with Journal(path, readonly=True) as journal:

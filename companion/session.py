@@ -151,8 +151,6 @@ class Session:
         # A notice carries the board as of what it has told: the LEDs never run ahead.
         front = self.notices[0] if self.notices else {}
         model = dict(front["leds"]) if "leds" in front else self.ui.leds(self.game)
-        if front.get("highlight"):
-            model["highlight"] = front["highlight"]
         menu = self._current_menu()
         if menu and not self.notices and self.overlay is None:
             items = menu["items"]
@@ -208,12 +206,10 @@ class Session:
                     self.detail = max(0, min(pages, self.detail + (1 if button == DOWN else -1)))
                 return
             if button == BACK:
-                # Skip to the summary (it tells the outcome), or past everything from it.
-                ahead = [i for i, n in enumerate(self.notices) if n.get("details") or
-                         n.get("summary")]
-                self.notices = self.notices[ahead[0]:] if ahead and ahead[0] > 0 and \
-                    not self.detail else []
-                self.detail = 0
+                # Skip to the summary (it tells the outcome); from it, past everything.
+                summary = next((i for i, n in enumerate(self.notices)
+                                if n.get("summary") or n.get("details")), 0)
+                self.notices = self.notices[summary:] if summary and not self.detail else []
                 self._start_front()
                 self._note_read()
                 return

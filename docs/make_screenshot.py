@@ -1,8 +1,8 @@
 """Make docs/oled-tour.png: real OLED frames from a simulated game, for the README.
 
 Plays the AutoPlayer's seed-6 game through the simulator (as ``companion sim``
-would), taps one card on the wrong pad to show an error, and keeps the first frame
-of each kind of screen. Nothing is drawn by hand: ``tests/test_screenshot.py``
+would), opens the move menu once, and keeps the first frame of each kind of screen
+(the move menu with its odds, the summary of a detected move). Nothing is drawn by hand: ``tests/test_screenshot.py``
 checks that the committed image is what this script makes.
 
     python docs/make_screenshot.py [OUT.png]
@@ -22,14 +22,19 @@ from companion.sim import build
 from companion.views import oled
 
 SEED = 6
-WANTED = ("menu", "setup", "status", "roll", "card", "prompt", "error", "undo", "end")
+WANTED = ("menu", "setup", "status", "moves", "roll", "summary", "card", "prompt", "end")
 SCALE, GAP = 2, 6
 
 
 def kind(model: dict) -> str:
     screen = model["screen"]
-    if screen == "text" and model["title"].startswith("Setup: parts"):
+    if screen == "text" and model.get("right", "").startswith("Setup"):
         return "setup"
+    if screen == "text" and model.get("summary") and "DETECTED" in " ".join(model["lines"]):
+        return "summary"
+    if screen == "menu" and model["title"].endswith("your move"):
+        return "moves" if any(" 5+ " in item or "need" in item for item in model["items"]) \
+            else "other menu"
     if screen == "menu" and model["title"].startswith(("Mercurial", "Rubicon")):
         return "prompt"
     if screen == "roll" and model["frame"] is not None:
@@ -49,15 +54,18 @@ def tour() -> list[Image.Image]:
             found.setdefault(kind(model), oled.render(model))
 
         look()  # the main menu at power-on
-        extra = {5: "press ok", 12: "tap 2 H", 20: "hold back"}  # a menu, an error, an undo
-        step = 0
         while True:
-            cmd = extra.pop(step, None) or player.next_command(session)
+            # On the status screen with a roll to make, open the move menu and leave it.
+            if "moves" not in found and session.screen()["screen"] == "status" and \
+                    "need" in session.screen()["next"]:
+                sim.run("press ok")
+                look()
+                sim.run("press back")
+            cmd = player.next_command(session)
             if cmd is None:
                 break
             sim.run(cmd)
             look()
-            step += 1
         journal.close()
     return [found[k] for k in WANTED if k in found]
 

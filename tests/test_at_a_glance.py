@@ -268,3 +268,58 @@ def test_the_end_screen_pages_through_the_story(rigs):
     assert rig.screen["page"] == end["pages"] - 1
     rig.press(OK)
     assert rig.session.mode == "menu"
+
+
+@pytest.mark.parametrize("game, seed", [("entanglion", 2), ("qno", 3), ("qlanet", 4)])
+def test_notices_are_a_function_of_the_game_and_the_inputs_entries(rigs, game, seed):
+    """After a restart the notices of the last input are rebuilt from a replayed game
+    and that input's log entries; they must be exactly what was shown."""
+    from companion.autoplay import AutoPlayer
+
+    rig = rigs(seed=seed)
+    s = rig.session
+    player = AutoPlayer(seed, game=game, taps=True)
+    checked = 0
+    for _ in range(400):
+        cmd = player.next_command(s)
+        if cmd is None:
+            break
+        g = s.game
+        before = (len(g.inputs), len(g.log)) if g is not None else None
+        words = cmd.split()
+        if words[0] == "press":
+            rig.press(words[1].upper())
+        else:
+            from test_session import REG
+            from companion.inputs import Tag
+            rig.send(Tag(int(words[1]), REG.find(words[2], game)[0][0]))
+        g = s.game
+        if before is None or g is None or len(g.inputs) != before[0] + 1:
+            continue
+        replayed = s.ui.replay(g.seed, dict(g.state.options), {}, list(g.inputs))
+        rebuilt = s.ui.notices(replayed, replayed.log[before[1]:])
+        assert rebuilt == s.notices, (cmd, rebuilt, s.notices)
+        checked += 1
+    assert checked > 20
+
+
+def test_a_risky_move_is_never_pre_selected(rigs, monkeypatch):
+    """Detection at space 11 (beat 7): a move into Entanglion needs an 8, so the
+    exchanges come before it and the pre-selected item is harmless."""
+    from companion.games.entanglion import engine as engine_module
+
+    real = engine_module.Entanglion.__init__
+
+    def setup(self, seed=0, options=None, setup=None, dice=()):
+        real(self, seed, options, {"first_player": R, "ships": {M: "PLUS", R: "ZERO"},
+                                   "hands": {R: ["CNOT", "X", "SWAP"], M: ["H", "H", "H"]},
+                                   "detection_space": 11}, dice)
+
+    monkeypatch.setattr(engine_module.Entanglion, "__init__", setup)
+    rig = rigs()
+    rig.start()
+    rig.press(OK)
+    items = rig.screen["items"]
+    risky = next(i for i in items if i.endswith(" 1/8"))
+    assert items.index(risky) > items.index("Exchange CNOT") and rig.screen["cursor"] == 0
+    assert not items[0].endswith("/8")

@@ -1402,7 +1402,7 @@ def test_retrieve_roll_animates_at_once(rigs):
     assert rig.screen["frame"] is None and rig.session.tick_interval() is None
     rig.press(OK)
     assert rig.screen["title"] == "Mercurial retrieves"
-    assert "Got Error Correct.!" in rig.screen["lines"]
+    assert "Error Correct. aboard" in rig.screen["lines"]
     rig.press(OK)
     assert rig.screen["screen"] == "card" and rig.screen["title"] == "Retrieved!"
     rig.press(OK)

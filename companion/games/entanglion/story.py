@@ -45,7 +45,7 @@ def story(g: Any, record: Any = None) -> dict[str, Any]:
         elif t == "detection":
             if e["space"] > space:
                 cause = CAUSE.get(e["reason"], e["reason"])
-                detections[cause] += e["space"] - space
+                detections[cause] += 1  # each raise once, however far (a Bit Flip)
                 last_cause = cause
             space = e["space"]
             peak = max(peak, space)

@@ -112,6 +112,12 @@ def target_text(o: odds.Odds) -> str:
     return f"{o.need}+ {chance}" if o.need is not None else chance
 
 
+def need_text(o: odds.Odds) -> str:
+    """``target_text`` said in words where it names a face: "need 5+ 4/8"."""
+    target = target_text(o)
+    return f"need {target}" if "+" in target else target
+
+
 # ------------------------------------------------------------------ games
 
 
@@ -235,8 +241,7 @@ def _next_step(g: Entanglion) -> str:
     """What the player to move can do now, in words."""
     act = {"player": g.state.turn_player, "do": "retrieve"}
     if g.check(act) is None:
-        o = odds.action_odds(g, act)
-        return f"RETRIEVE: {'need ' if o.chance not in (0, 1) else ''}{target_text(o)}"
+        return f"RETRIEVE: {need_text(odds.action_odds(g, act))}"
     return "Tap a card; OK: moves"
 
 
@@ -441,7 +446,7 @@ class _Notices:
                      and e["purpose"] in ("orbital defence", "ground defence")), None) or \
             next((e for e in entries if e["type"] == "roll" and e["die"] == "d8"
                   and e["purpose"] in ("probe", "heisenberg", "spooky action")), None)
-        card = self._card(entries)
+        card, card_event = self._card(entries)
         lines: list[tuple[int, str]] = []  # (priority, line): 1 must stay, 3 may go
         takes: dict[str, list[str]] = {}
         roll_leds = None
@@ -475,7 +480,7 @@ class _Notices:
                 before = e["space"]
             elif t == "event":
                 short = EVENT_SHORT[e["card"]]
-                shown = card is not None and card.get("event") is e  # its card follows
+                shown = e is card_event  # its card follows
                 if "defence" in e:
                     lines.append((2, f"{short}: no {e['defence']} roll"))
                 elif e.get("kept"):
@@ -487,7 +492,7 @@ class _Notices:
             elif t == "engine_control_cleared":
                 lines.append((3, "Engine slots cleared"))
             elif t == "retrieved":
-                lines.append((1, f"Got {PART[e['component']]}!"))
+                lines.append((1, f"{PART[e['component']]} aboard"))
             elif t == "teleported":
                 lines.append((2, f"{PART[e['component']]}→{SHORT[e['planet']]}"))
             elif t == "transfer":
@@ -531,22 +536,23 @@ class _Notices:
             self.out.append(_text(title, summary, "▼ more  OK" if more else "OK", leds=final,
                                   summary=True, **({"details": details} if more else {})))
         if card is not None:
-            card.pop("event", None)
             self.out.append({**card, "leds": final})
 
-    def _card(self, entries: list[dict[str, Any]]) -> dict[str, Any] | None:
-        """The one card worth a screen: a component retrieved, else an event drawn."""
+    def _card(self, entries: list[dict[str, Any]]
+              ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """The one card worth a screen (a component retrieved, else an event drawn),
+        and the event entry it shows (None for a component)."""
         for e in entries:
             if e["type"] == "retrieved":
                 return _card_screen("component", e["component"], "Retrieved!",
-                                    f"aboard {who(e['player'])}")
+                                    f"aboard {who(e['player'])}"), None
         for e in entries:
             if e["type"] == "event" and "defence" not in e:  # a Tunnel used is a line
                 footer = (f"{who(e['player'])} keeps it" if e.get("kept") else
                           "discarded (hand limit)" if "note" in e else "happens now")
-                return {**_card_screen("event", e["card"], f"{who(e['player'])} draws", footer),
-                        "event": e}
-        return None
+                return _card_screen("event", e["card"], f"{who(e['player'])} draws",
+                                    footer), e
+        return None, None
 
 
 def _action_title(e: dict[str, Any]) -> str:
@@ -616,7 +622,15 @@ def _roll_face(g: Entanglion, p: dict[str, Any], value: int) -> str:
         return f"{value}: {WIN_WORD[p['purpose']]}"
     if chance:  # a Magnetic Shielding re-roll follows
         return f"{value}: fail, re-roll {chance_text(chance)}"
-    return f"{value}: {'detected' if p['purpose'] == 'probe' else 'DETECTED'}"
+    return f"{value}: {_fail_word(p['purpose'])}"
+
+
+def _fail_word(purpose: str) -> str:
+    return "detected" if purpose == "probe" else "DETECTED"  # a PROBE is a lesser blow
+
+
+def _need_line(o: odds.Odds) -> str:
+    return f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else "No face is enough"
 
 
 def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str, ...]]:
@@ -628,8 +642,8 @@ def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str,
         if value == "keep":
             if chance is None:
                 return f"Keep the {p['raw']}", ()
-            win = WIN_WORD[p["purpose"]]
-            return (f"Keep: {win}" if chance else "Keep: DETECTED"), ()
+            return (f"Keep: {WIN_WORD[p['purpose']]}" if chance else
+                    f"Keep: {_fail_word(p['purpose'])}"), ()
         return ("Re-roll" if chance is None else f"Re-roll: {chance_text(chance)}"), ()
     if kind == "quantum_tunnel":
         if value == "use":
@@ -668,16 +682,10 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     if k == "roll":
         die = "d8" if p["die"] == "d8" else "Centarious"
         lines = [f"{who(p['player'])}: roll {die}", f"for {purpose}"]
-        if o is not None:
-            lines.append(f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else
-                         "No face is enough")
-        return lines
+        return lines + ([_need_line(o)] if o is not None else [])
     if k == "magnetic_shielding":
         lines = [f"{ROLL_WORD.get(p['purpose'], purpose)} roll: {p['raw']}"]
-        if o is not None:
-            lines.append(f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else
-                         "No face is enough")
-        return lines
+        return lines + ([_need_line(o)] if o is not None else [])
     if k == "quantum_tunnel":
         if p["options"] == ["use", "accept"]:
             return [f"{p['defence'].capitalize()} roll failed:", "use the Tunnel?"]
@@ -716,13 +724,14 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
     return model
 
 
-def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[int, float]:
+def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[float, float]:
     """Most useful first: retrieve, then moves to a component, other moves inside
-    Entanglion, events, moves outside it, trades, exchanges, moves doing nothing; a
-    move that leaves Entanglion comes last (and asks first)."""
+    Entanglion (likelier first), events, moves outside it, trades, exchanges (a move
+    into Entanglion that will more likely be detected than not comes after them),
+    moves doing nothing; a move that leaves Entanglion comes last and asks first."""
     s = g.state
     do = act["do"]
-    chance = -float(o.chance) if o is not None and o.chance is not None else 0.0
+    chance = -float(o.chance) if o is not None and o.chance is not None else -1.0
     if do == "retrieve":
         return (0, chance)
     if do == "navigate":
@@ -731,9 +740,11 @@ def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[int,
             return (7, 0)
         if _leaves(s.pos, dest):
             return (8, 0)
-        if dest[0] == dest[1] and s.planet_components.get(dest[0]):
-            return (1, chance)
-        return (2, chance) if GALAXY[dest[0]] == "entanglion" else (4, 0)
+        if GALAXY[dest[0]] != "entanglion":
+            return (4, 0)
+        if chance > -0.5:  # a roll more likely failed than not: never the first item
+            return (6.5, chance)
+        return (1 if s.planet_components.get(dest[0]) else 2, chance)
     if do == "event":
         return (3, 0)
     if do == "interconnect":
@@ -767,8 +778,7 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
     if do == "exchange":
         return Item(f"Exchange {act['card']}", act)
     if do == "retrieve":
-        return Item(f"Retrieve need {target_text(o)}" if o.chance not in (0, 1) else
-                    f"Retrieve: {target_text(o)}", act, (s.pos[0],))
+        return Item(f"Retrieve {need_text(o)}", act, (s.pos[0],))
     if do == "event":
         return Item(f"Play {EVENT_SHORT[act['card']]}", act)
     return Item("Pass", act)
