@@ -96,14 +96,16 @@ def outcome(path: Path, expected: tuple[int, dict, int]) -> str:
         session.journal.close()
 
 
-def flip(path: Path, rng: random.Random, start: int = 0, end: int | None = None) -> None:
+def flip(path: Path, rng: random.Random, start: int = 0, end: int | None = None) -> str:
+    """Flip one random bit of ``path`` (within [start, end)); returns where, for a report."""
     data = bytearray(path.read_bytes())
     end = len(data) if end is None else end
     if end <= start:
-        return
-    at = rng.randrange(start, end)
-    data[at] ^= 1 << rng.randrange(8)
+        return ""
+    at, bit = rng.randrange(start, end), rng.randrange(8)
+    data[at] ^= 1 << bit
     path.write_bytes(bytes(data))
+    return f"{path.name}@{at}.{bit}"
 
 
 def index_pages(path: Path) -> list[int]:
@@ -130,17 +132,24 @@ def test_bit_flips_resume_identically_or_are_told(crashed, tmp_path, target):
     rng = random.Random(f"flips-{target}")
     kinds: collections.Counter[str] = collections.Counter()
     pages = index_pages(source / "journal.db") if target == "index" else []
-    for _ in range(FLIPS):
+    for trial in range(FLIPS):
         path = restore(source, tmp_path, cut=target == "wal")
         if target.startswith("file"):
-            for _ in range(3 if target.endswith("x3") else 1):
-                flip(path, rng)
+            where = [flip(path, rng) for _ in range(3 if target.endswith("x3") else 1)]
         elif target == "index":
             page = rng.choice(pages)
-            flip(path, rng, (page - 1) * 4096, page * 4096)
+            where = [flip(path, rng, (page - 1) * 4096, page * 4096)]
         else:
-            flip(Path(f"{path}-wal"), rng)
-        kinds[outcome(path, expected)] += 1
+            where = [flip(Path(f"{path}-wal"), rng)]
+        damaged = path.read_bytes()
+        try:
+            kinds[outcome(path, expected)] += 1
+        except BaseException:
+            # Keep what failed: the journal differs from run to run (its timestamps).
+            keep = Path(os.environ.get("COMPANION_FLIP_KEEP", tmp_path.parent))
+            (keep / f"flip-failure-{target.replace(' ', '')}-{trial}.db").write_bytes(damaged)
+            print(f"{target}: trial {trial} failed after flipping {where}")
+            raise
     print(f"{target}: {FLIPS} flips: {dict(kinds)}")
     assert sum(kinds.values()) == FLIPS
 
