@@ -57,8 +57,8 @@ EXIT_OK, EXIT_EXPECT, EXIT_SCRIPT = 0, 1, 2
 MAX_TICKS = 10_000  # a "wait" never spins forever
 WIDE = (173, 37)  # columns, rows of the big layout (half blocks beside the board map)
 SMALL = (80, 22)  # the braille layout, a help line and the prompt
-PROMPT = ("press ok|back|up|down|retrieve|exchange  hold back  tap PAD CARD  hand  help  "
-          "quit")
+# Fits an 80-column terminal (with the cursor's column to spare).
+PROMPT = "press ok|back|up|down|retrieve|exchange  hold back  tap PAD CARD hand help quit"
 
 
 class ScriptError(Exception):
