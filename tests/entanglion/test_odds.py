@@ -295,7 +295,9 @@ def test_a_reshuffle_during_the_refill_is_averaged_too(shuffles):
     g = game(ships=at("PHI_PLUS"), hands=HANDS, detection=3, first=M if n % 2 else R)
     exchange_until(g, lambda g: len(g.state.engine_stack) == 1)
     assert g.state.engine_stack == ["PROBE"] and g.awaiting() == M
-    o = odds.action_odds(g, {"player": M, "do": "navigate", "card": g.state.hands[M][0]})
+    moves = [a for a in g.legal_actions() if a["do"] == "navigate"]
+    probes = [o.probe for o in odds.moves(g, moves) if o is not None]
+    assert probes and all(p > 0 for p in probes)  # the PROBE is surely the next card
     check_position(g, shuffles)
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from . import board
 from .board import GALAXY, PROBE, RING, other
+from .engine import ENGINE_SLOTS
 from .cards import (
     CONTROL_INFRASTRUCTURE, DILUTION_REFRIGERATOR, HAND_SIZE, HEISENBERG, LAST_SPACE,
     MAGNETIC_SHIELDING, QUANTUM_ERROR_CORRECTION, QUANTUM_PROGRAMMING, QUANTUM_TUNNEL,
@@ -78,6 +79,7 @@ class _Facts:
         self.retrieved_from = s.retrieved_from
         self.stack = len(s.engine_stack)
         self.discard = len(s.engine_discard)
+        self.control_full = len(s.engine_control) >= ENGINE_SLOTS
         self.probe_in_discard = PROBE in s.engine_discard
         # Until the first reshuffle the PROBE is where set-up put it (the bottom), which
         # every player knows; after one it may be anywhere among the unseen cards.
@@ -171,8 +173,9 @@ def _navigate(f: _Facts, player: str, card: str) -> Odds | None:
     draws = max(0, f.limit(player) - (len(f.hands[player]) - 1))
     fails = 1 - single(PROBE_BEAT, f.modifier(player))
     detects = fails ** 2 if f.has(player, MAGNETIC_SHIELDING) else fails
-    spaces = _refill(detects, f.stack, f.probe_at, f.discard, f.probe_in_discard, draws,
-                     f.detection)
+    # The card played fills a slot, or (slots full, ruling Q5) goes to the discard.
+    spaces = _refill(detects, f.stack, f.probe_at, f.discard + f.control_full,
+                     f.probe_in_discard, draws, f.detection)
     return _check(f, player, "orbital defence", spaces, planet=planet)
 
 

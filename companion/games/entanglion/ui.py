@@ -24,8 +24,8 @@ from ..common import Item, Step
 from . import board, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
-    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE, QUANTUM_TUNNEL,
-    pretty, track_value,
+    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE, pretty,
+    track_value,
 )
 from .engine import Entanglion, IllegalAction
 from .explain import explain
