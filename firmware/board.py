@@ -2,7 +2,7 @@
 
 Change a wire, change it here: nothing else in the firmware names a pin. The
 defaults are the reference build (``hardware/`` draws it): 2-3 MFRC522 readers on
-SPI0 with one chip-select each and a shared reset line, and a 24-pixel WS2812
+SPI0 with one chip-select each and a shared reset line, and a 25-pixel WS2812
 chain behind a 5 V buffer. GP numbers are the RP2040's GPIO numbers, not the
 physical pins of the Pico's header.
 """
@@ -33,7 +33,7 @@ READER_GAIN = 0x50
 # -- LEDs ------------------------------------------------------------------------------------
 
 LED_PIN = 16  # WS2812 data, through a 74AHCT125 (3.3 V is below the chain's input high)
-PIXELS = 24  # must match the host's LED frames (HELLO announces it)
+PIXELS = 25  # must match the host's LED map (HELLO announces it): the board's 24 and turn
 BRIGHTNESS = 64  # cap (0-255) until the host sends BRI: about 25 %, safe on USB power
 
 # -- timing ------------------------------------------------------------------------------------

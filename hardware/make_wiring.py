@@ -72,9 +72,10 @@ SHORT = {
     "ZERO": "0", "ONE": "1", "PLUS": "+", "MINUS": "\u2212",
     "OMEGA_ZERO": "\u03a90", "OMEGA_ONE": "\u03a91", "OMEGA_TWO": "\u03a92",
     "OMEGA_THREE": "\u03a93", "PHI_PLUS": "\u03a6+", "PHI_MINUS": "\u03a6\u2212",
-    "PSI_PLUS": "\u03a8+", "PSI_MINUS": "\u03a8\u2212",
+    "PSI_PLUS": "\u03a8+", "PSI_MINUS": "\u03a8\u2212", "turn": "turn",
 }
 LOGICAL = tuple(PLANET_PLACE) + tuple(f"track{n}" for n in range(1, 13))
+TURN = "turn"  # the optional 25th logical pixel: whose turn it is
 READER_PINS = ("SDA (CS)", "SCK", "MOSI", "MISO", "IRQ", "GND", "RST", "3.3V")
 
 
@@ -211,6 +212,8 @@ def where(name: str) -> str:
         value = TRACK_VALUES[n - 1]
         what = "the X: reaching it loses the game" if value == "X" else f"value {value}"
         return f"detection-rate scale, space {n} ({what})"
+    if name == TURN:
+        return "on the box beside the OLED: whose turn it is"
     return PLANET_PLACE[name]
 
 
@@ -220,7 +223,8 @@ def map_rows(chain: list[str | None]) -> list[tuple[str, str, str, str]]:
         if name is None:
             rows.append((str(position), "(spare)", "-", "dark spare pixel"))
         else:
-            rows.append((str(position), name, str(LOGICAL.index(name)), where(name)))
+            rows.append((str(position), name, str((LOGICAL + (TURN,)).index(name)),
+                         where(name)))
     return rows
 
 
@@ -510,7 +514,7 @@ def draw(pins: dict, chain: list[str | None]) -> str:
     n_track = sum(1 for name in chain if name and name.startswith("track"))
     svg.text(c0 + pitch * n_track, cy - 18,
              "planets: single pixels wired on (Centarious, Superious, Entanglion ring "
-             "clockwise)", 11)
+             "clockwise), then turn", 11)
     for i, name in enumerate(chain):
         x = c0 + pitch * i
         svg.add(f'<rect x="{x}" y="{cy}" width="{cw}" height="30" rx="3" fill="#ffffff" '

@@ -18,7 +18,9 @@ from companion.config import Config
 from companion.games.entanglion.board import PLANETS, RING
 from companion.games.entanglion.cards import TRACK
 from companion.hardware.leds import load_led_map
-from companion.views.leds import PIXEL_COUNT, PIXELS, entanglion_frame
+from companion.views.leds import (
+    FRAME_LENGTH, FRAME_PIXELS, PIXEL_COUNT, PIXELS, entanglion_frame,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 HW = ROOT / "hardware"
@@ -69,7 +71,8 @@ def _rows(block: str) -> list[list[str]]:
 def test_led_map_loads_and_covers_every_pixel_once(pins):
     chain = load_led_map(HW / "led-map.json")
     lit = [i for i in chain if i is not None]
-    assert sorted(lit) == list(range(PIXEL_COUNT)) == list(range(24))
+    # The board's 24 and, in the reference build, the turn pixel (index 24).
+    assert sorted(lit) == list(range(FRAME_LENGTH)) == list(range(PIXEL_COUNT + 1))
     # The firmware's HELLO pixels= must equal the chain length, spares included.
     assert pins["pico"]["pixels"] == len(chain)
 
@@ -78,7 +81,8 @@ def test_led_map_order_is_the_documented_one():
     names = json.loads((HW / "led-map.json").read_text(encoding="utf-8"))["chain"]
     assert names[:12] == [f"track{n}" for n in range(1, 13)]  # the track first, space 1 first
     assert names[12:16] == ["ZERO", "ONE", "PLUS", "MINUS"]
-    assert tuple(names[16:]) == RING  # the Entanglion ring clockwise from OMEGA ZERO
+    assert tuple(names[16:24]) == RING  # the Entanglion ring clockwise from OMEGA ZERO
+    assert names[24:] == ["turn"]  # whose turn it is, on the box
 
 
 def test_packaged_led_map_is_the_hardware_one():
@@ -91,7 +95,8 @@ def test_packaged_led_map_is_the_hardware_one():
 def test_make_wiring_speaks_the_softwares_vocabulary(mw):
     assert mw.LOGICAL == PIXELS
     assert mw.TRACK_VALUES == TRACK
-    assert set(mw.PLANET_PLACE) == set(mw.SHORT) == set(PLANETS)
+    assert set(mw.PLANET_PLACE) == set(mw.SHORT) - {mw.TURN} == set(PLANETS)
+    assert mw.LOGICAL + (mw.TURN,) == FRAME_PIXELS
 
 
 # ------------------------------------------------------------------ generated files
@@ -240,7 +245,7 @@ def test_power_table_is_the_palettes(readme):
     def ma(frame, cap: int) -> int:
         return round(sum(map(sum, frame)) / 255 * 20 * cap / 255)
 
-    white = ((255, 255, 255),) * PIXEL_COUNT
+    white = ((255, 255, 255),) * FRAME_LENGTH  # the board's 24 and the turn pixel
     win = max((entanglion_frame({"result": "won"}, phase) for phase in range(len(PLANETS))),
               key=lambda f: sum(map(sum, f)))
     busy = entanglion_frame({"detection": 11, "ships": {"mercurial": "ZERO", "rubicon": "PLUS"},

@@ -42,7 +42,7 @@ class FakePico:
     def __init__(
         self,
         readers: int = 3,
-        pixels: int = 24,
+        pixels: int = 25,  # the reference chain: the board's 24 and the turn pixel
         fw: str = "fake-1",
         *,
         hb_interval: float = protocol.HEARTBEAT,

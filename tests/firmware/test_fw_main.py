@@ -50,12 +50,12 @@ def test_boot_says_hello_with_the_boards_numbers():
     info = host_protocol.parse_hello(first.fields)
     assert info["fw"] == main.FW_VERSION
     assert info["proto"] == host_protocol.PROTO
-    assert (info["readers"], info["pixels"]) == (3, 24)
+    assert (info["readers"], info["pixels"]) == (3, board.PIXELS)
 
 
 def test_boot_darkens_the_chain_and_sets_up_every_reader():
     rig = Rig()
-    assert last_write() == ((0, 0, 0),) * 24
+    assert last_write() == ((0, 0, 0),) * board.PIXELS
     for chip in rig.chips.values():
         assert chip.regs[0x14] & 0x03 == 0x03  # antenna on
         assert chip.regs[0x26] == board.READER_GAIN
@@ -129,7 +129,7 @@ def test_hello_question_gets_hello_then_ack():
     seq = rig.send("HELLO?")
     rig.step()
     assert without_hb(rig.take()) == [
-        ("HELLO",) + host_protocol.hello_fields(main.FW_VERSION, 3, 24), ("ACK", str(seq))]
+        ("HELLO",) + host_protocol.hello_fields(main.FW_VERSION, 3, board.PIXELS), ("ACK", str(seq))]
 
 
 def test_ping_is_acked():
@@ -145,7 +145,7 @@ def test_led_frame_is_shown_under_the_default_cap():
     rig.send("LED", host_protocol.led_fields(frame()))
     rig.step()
     level = board.BRIGHTNESS
-    assert last_write() == tuple([leds.scale((255, 128, 1), level)] * 24)
+    assert last_write() == tuple([leds.scale((255, 128, 1), level)] * board.PIXELS)
     assert ("ACK", "0") in without_hb(rig.take())
 
 
@@ -157,7 +157,7 @@ def test_bri_caps_and_re_renders_the_frame():
     assert last_write() == tuple(frame())
     rig.send("BRI", "0")
     rig.step()
-    assert last_write() == ((0, 0, 0),) * 24
+    assert last_write() == ((0, 0, 0),) * board.PIXELS
     assert [m for m in without_hb(rig.take()) if m[0] == "ACK"] == [
         ("ACK", "0"), ("ACK", "1"), ("ACK", "2")]
 

@@ -19,6 +19,7 @@ import pytest
 from fw_rfid import Card
 from fw_rig import Rig
 
+import board
 import leds
 
 pytest.importorskip("serial")
@@ -80,7 +81,7 @@ def test_firmware_and_host_link_end_to_end():
     link = SerialLink(device.path, 115200, events.put_nowait)
     try:
         up = wait_for(events, is_state("up"), timeout=3.0)
-        assert "readers=3 pixels=24" in up.detail
+        assert f"readers=3 pixels={board.PIXELS}" in up.detail
         assert link.hello["fw"] == "1.0.0"
 
         with device.lock:
@@ -88,7 +89,7 @@ def test_firmware_and_host_link_end_to_end():
         assert wait_for(events, lambda e: isinstance(e, Tag), timeout=3.0) == Tag(2, NTAG)
 
         chain = fw_fakes.state.neopixels[-1]
-        frame = [(i * 10, 255 - i * 10, 7) for i in range(24)]
+        frame = [(i * 10, 255 - i * 10, 7) for i in range(board.PIXELS)]
         link.set_brightness(128)
         link.send_leds(frame)
         shown = tuple(leds.scale(pixel, 128) for pixel in frame)

@@ -27,7 +27,7 @@ from waiting import eventually, is_state, wait_for
 HB = 0.05
 STALE = 0.6
 UID = "04A1B2C3D4E580"
-FRAME = tuple((i * 10, 255 - i * 10, i) for i in range(24))
+FRAME = tuple((i * 10, 255 - i * 10, i) for i in range(25))  # the reference chain
 
 
 def drain(events: queue.Queue) -> list[object]:
@@ -90,7 +90,7 @@ def test_hello_brings_the_link_up(fake, events):
         assert "fw=fake-1" in event.detail and event.source == fake.path
         assert link.state == "up"
         assert link.hello == {"fw": "fake-1", "proto": 1, "proto_minor": 0, "readers": 3,
-                              "pixels": 24}
+                              "pixels": 25}
         assert fake.kinds[0] == "HELLO?"
 
 
