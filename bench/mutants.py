@@ -176,7 +176,10 @@ def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, str, f
     # stale bytecode from the previous mutant of the same file.
     env.update(PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
     # Nor hypothesis examples saved by a previous run: each run starts from nothing.
+    # Files the tests leave for a failing game (repro inputs) stay inside the copy.
     shutil.rmtree(copy / ".hypothesis", ignore_errors=True)
+    (copy / "tmp").mkdir(exist_ok=True)
+    env["TMPDIR"] = str(copy / "tmp")
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "pytest", *PYTEST, *tests],
                             cwd=copy, env=env, stdout=subprocess.PIPE,
