@@ -248,3 +248,23 @@ def test_a_second_box_on_one_state_directory_is_refused(tmp_path, box):
         code, err = run_until_exit(tmp_path)
     assert code == 2 and f"in use by pid {os.getpid()} (companion sim)" in err
     assert len(err.strip().splitlines()) == 1, err
+
+
+def test_enrolment_is_refused_while_another_process_holds_the_state_directory(tmp_path, box):
+    """enroll writes the tag registry beside the journal: one writer at a time, as run and
+    sim; the refusal is one line naming the holder, and the holder's files are untouched."""
+    import os
+
+    from companion import statelock
+
+    state, _ = box
+    before = (state / "journal.db").read_bytes()
+    env = child_env(GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
+    with statelock.acquire(state, "run"):
+        out = subprocess.run([sys.executable, "-m", "companion", "enroll", "--config",
+                              str(tmp_path / "config.toml")], env=env, cwd=tmp_path,
+                             capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert f"in use by pid {os.getpid()} (companion run)" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert (state / "journal.db").read_bytes() == before
