@@ -30,7 +30,7 @@ or more planets whose joint state is known (a CX from one half of a secret pair 
 third planet makes one) is shown the same way, the smallest such groups first, so
 the BM player keeps seeing their secret after it grows and the end-of-game reveal
 shows it too. A ket of more than :data:`MAX_TERMS` terms is given as its stabilizer
-generators instead (``"+XXX -ZZ."``), which fit a small screen. The answer is a pure
+generators instead (``"+XZX -ZZ."``), which fit a small screen. The answer is a pure
 function of the viewer's knowledge list, which is built from public events plus that
 viewer's own secrets, so the spectator view never depends on a hidden outcome.
 """
