@@ -32,6 +32,10 @@ def _scenario(args: argparse.Namespace) -> int:
     except scenario.MalformedScenario as exc:
         print(f"companion scenario: {exc}", file=sys.stderr)
         return scenario.EXIT_MALFORMED
+    if args.text and result["game"] == "qlanet":
+        print("companion scenario: --text narrates Entanglion and QNO games; a QLANET game "
+              "prints as JSON (leave out --text)", file=sys.stderr)
+        return scenario.EXIT_MALFORMED
     if args.text and result["game"] == "qno":
         from .games.qno.explain import narrate
 

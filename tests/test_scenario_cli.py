@@ -141,3 +141,11 @@ def test_python_m_companion_reads_stdin():
     rep = json.loads(proc.stdout)
     assert rep["ships"] == {"mercurial": "ONE", "rubicon": "ONE"}
     assert rep["held_events"]["rubicon"] == ["heisenberg"]
+
+
+def test_text_of_a_qlanet_scenario_is_one_line_not_a_traceback(capsys):
+    code = cli.main(["scenario", str(ROOT / "examples" / "qlanet-combo.json"), "--text"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert "--text narrates Entanglion and QNO" in err and len(err.strip().splitlines()) == 1
+    assert cli.main(["scenario", str(ROOT / "examples" / "qlanet-combo.json")]) == 0
