@@ -298,7 +298,6 @@ def layout() -> tuple[dict[str, tuple[int, int, int, int]], int, int]:
             continue
         col, row = p.cell
         boxes[p.key] = (MARGIN + col * (COL_W + COL_GAP), tops[row], COL_W, heights[row])
-    tools = BY_KEY["tools"]
     tools_h = TITLE_H + LINE + 12
     boxes["tools"] = (MARGIN, y, width - 2 * MARGIN, tools_h)
     return boxes, width, y + tools_h + MARGIN

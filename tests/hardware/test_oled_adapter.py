@@ -12,7 +12,6 @@ from PIL import Image, ImageDraw
 
 from companion.box import Box
 from companion.hardware import display as display_module
-from companion.hardware.display import Display
 from companion.hardware.fake_bus import FakeBuses
 from companion.hardware.leds import RecordingLeds
 from companion.hardware.oled import DRIVERS, open_display, open_panel

@@ -13,7 +13,6 @@ and within 100 ms.
 
 from __future__ import annotations
 
-import threading
 import time
 
 from bench.harness import ErrorLog, Rig, memory_mb, scale, write_config
