@@ -38,6 +38,10 @@ class Recorder(Rig):
             for seat, display in self.private.items():
                 self.private_frames.setdefault(seat, []).append(display.image.tobytes())
 
+    def start(self) -> None:
+        super().start()
+        self.started = len(self.events)  # the menu presses and set-up notices so far
+
     def outputs(self) -> tuple[Any, ...]:
         box = self.box
         return (json.dumps(self.session.screen(), sort_keys=True), box.display.image.tobytes(),
@@ -53,7 +57,9 @@ def twin(tmp_path, monkeypatch, name: str, private=(), **position: Any) -> Recor
 
 
 def replay_on(rig: Recorder, events: list[Any]) -> None:
-    rig.press(UP, UP, OK, OK, OK)  # New QLANET with the defaults (as the first rig did)
+    """A new QLANET game with the defaults, as the first rig started it, then ``events``
+    (the first rig's events after its :meth:`Recorder.start`)."""
+    rig.start()
     for e in events:
         rig.send(e)
 
@@ -99,7 +105,7 @@ def test_the_hidden_centre_never_shows_until_it_is_measured(tmp_path, monkeypatc
     before = play_hidden_centre_game(a)
     centre = OPENING[:4] + ["-"] + OPENING[5:]
     b = twin(tmp_path, monkeypatch, "minus", planets=centre, hands=hands)
-    replay_on(b, a.events[5:])  # the same events after the menu presses start() sent
+    replay_on(b, a.events[a.started:])
     assert len(a.shared) == len(b.shared) and len(a.shared) > 60
     differ = first_difference(a.shared, b.shared)
     assert differ == before, (differ, before, a.events[differ or 0])
@@ -115,7 +121,7 @@ def test_a_bm_secret_never_shows_on_shared_outputs_or_the_opponents_screen(tmp_p
         rig = twin(tmp_path, monkeypatch, code, private=(0, 1), forced=[None, code],
                    **position)
         if runs:
-            replay_on(rig, runs[0].events[5:])
+            replay_on(rig, runs[0].events[runs[0].started:])
         else:
             rig.start()
             rig.play("BM", 4, 6)  # camp 0 alone learns the code
