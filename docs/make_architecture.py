@@ -56,7 +56,7 @@ ENGINE_MODULES = (
           "explain")
     + _in("games/qlanet/", "cards", "quantum", "knowledge", "options", "state", "engine",
           "report")
-    + _in("games/entanglion/", "odds")
+    + _in("games/entanglion/", "odds", "hint")
     + _in("games/", "rulings", "snapshots") + _in("", "chance")
 )
 

@@ -1,0 +1,356 @@
+"""Hints: every legal input with an estimated chance to win, from honest look-ahead.
+
+The search is Monte Carlo over *determinized* worlds. Each playout first deals a world
+the players cannot tell from the real one: the engine stack and the event deck are
+re-dealt from the multiset of unseen cards, and every future die comes from the hint's
+own seeded generator. Nothing hidden is read: not the order of a deck, not the
+engine's generator state, not dice forced in advance. What the rules make public is
+kept:
+
+- until the engine stack is first reshuffled the PROBE stays where set-up put it
+  (at the bottom), as every player knows;
+- Quantum Shuffle stays where it is in the event deck: set-up and every rebuild put it
+  on the bottom three cards, and cards are only ever drawn from the top;
+- during an interrupted input (a prompt is pending) the cards and dice already seen in
+  that input stay as they were seen; only what comes after them is re-dealt.
+
+A world is then played to the end by a greedy policy (:func:`greedy_action`: retrieve
+when it can, fly towards the nearest component, use Quantum Tunnel and Magnetic
+Shielding when a roll is likely to fail). UCB1 over the legal inputs decides which
+input the next playout tries, so the work goes to the inputs that might be best.
+
+The budget is counted in engine inputs (every input of every playout), never in wall
+time, so the same seed gives the same answer on any machine. ``budget_for_ms`` turns a
+time budget on a Raspberry Pi Zero 2 W into inputs (see ``docs/performance.md`` for
+the rate and how it was estimated).
+
+Pure: no I/O, no clock, no global random state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from typing import Any
+
+from ... import chance
+from . import board
+from .board import GALAXY, PROBE, RING, other
+from .cards import (
+    CONTROL_INFRASTRUCTURE, MAGNETIC_SHIELDING, QUANTUM_ERROR_CORRECTION, QUANTUM_SHUFFLE,
+    track_value,
+)
+from .engine import Entanglion
+
+# Engine inputs per millisecond a Raspberry Pi Zero 2 W gets through in playouts: the
+# rate measured on the development machine (bench/hint.py --rate) divided by the
+# per-core factor documented in docs/performance.md.
+PI_INPUTS_PER_MS = 11
+DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
+PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
+UCB_C = math.sqrt(2)
+_BEATEN_BY = {"probe": 3}  # a PROBE detects unless the modified roll beats 3
+
+
+def budget_for_ms(ms: int) -> int:
+    """The work (engine inputs) a time budget on a Zero 2 W buys; at least one input."""
+    return max(1, int(ms) * PI_INPUTS_PER_MS)
+
+
+DEFAULT_BUDGET = budget_for_ms(DEFAULT_BUDGET_MS)
+
+
+def _playout_copy(game: Entanglion) -> Entanglion:
+    """Every copy the search makes goes through here, so a faster copy is one change."""
+    return game.copy()
+
+
+class Rng:
+    """The hint's own generator (SplitMix64 from ``companion.chance``), as an object."""
+
+    def __init__(self, seed: int):
+        self.state = chance.seed_state(seed)
+
+    def below(self, n: int) -> int:
+        self.state, value = chance.below(self.state, n)
+        return value
+
+    def shuffle(self, items: list[Any]) -> None:
+        self.state = chance.shuffle(self.state, items)
+
+    def seed(self) -> int:
+        self.state, value = chance.next64(self.state)
+        return value
+
+
+# ------------------------------------------------------------------ distances
+
+def _distances() -> dict[str, dict[tuple[str, str], int]]:
+    """For each Entanglion planet, the fewest engine cards (either ship, any card)
+    that bring both ships from each position to orbit it together."""
+    moves: dict[tuple[str, str], set[tuple[str, str]]] = {p: set() for p in board.POSITIONS}
+    for pos in board.POSITIONS:
+        for card in board.GATES:
+            for ship in board.SHIPS:
+                for kick in (False, True):
+                    moves[pos].add(board.navigate(card, ship, pos, kick))
+    back: dict[tuple[str, str], list[tuple[str, str]]] = {p: [] for p in board.POSITIONS}
+    for pos, targets in moves.items():
+        for t in targets:
+            back[t].append(pos)
+    out = {}
+    for planet in RING:
+        dist = {(planet, planet): 0}
+        queue = deque([(planet, planet)])
+        while queue:
+            pos = queue.popleft()
+            for prev in back[pos]:
+                if prev not in dist:
+                    dist[prev] = dist[pos] + 1
+                    queue.append(prev)
+        out[planet] = dist
+    return out
+
+
+_DIST = _distances()
+_FAR = 99
+
+
+def _distance(pos: tuple[str, str], targets: list[str]) -> int:
+    return min((_DIST[t].get(pos, _FAR) for t in targets), default=_FAR)
+
+
+# ------------------------------------------------------------------ the greedy policy
+
+def _has(s: Any, player: str, component: str) -> bool:
+    sc = s.ship_components
+    return component in sc[player] or (
+        s.options["component_scope"] == "team" and component in sc[other(player)])
+
+
+def _modifier(s: Any, player: str) -> int:
+    return _has(s, player, QUANTUM_ERROR_CORRECTION) - _has(s, player, CONTROL_INFRASTRUCTURE)
+
+
+def _success(s: Any, player: str, beat: int) -> float:
+    """Chance that one d8 roll with the player's modifier beats ``beat``."""
+    return min(8, max(0, 8 - beat + _modifier(s, player))) / 8
+
+
+def greedy_action(g: Entanglion, rng: Rng) -> dict[str, Any]:
+    """A sensible input for whoever is awaited: the playout policy, and the bench's
+    "simple greedy" player."""
+    acts = g.legal_actions()
+    if g.pending:
+        return _answer(g, acts, rng)
+    s = g.state
+    player = s.turn_player
+    targets = [p for p, c in s.planet_components.items() if c is not None]
+    now = _distance(s.pos, targets)
+    best, best_d, worst, worst_d, heisenberg = None, now, None, -1, None
+    kick = s.options["cnot_phase_kickback"]
+    for act in acts:
+        do = act["do"]
+        if do == "retrieve":
+            return act
+        if do == "navigate":
+            d = _distance(board.navigate(act["card"], player, s.pos, kick), targets)
+            if d < best_d:
+                best, best_d = act, d
+            if d > worst_d:
+                worst, worst_d = act, d
+        elif do == "event" and act["card"] == "heisenberg":
+            heisenberg = act
+    if best is not None:
+        return best
+    if heisenberg is not None and now >= 3:
+        return heisenberg
+    # Nothing brings the ships closer: trade away the least useful card instead.
+    for act in acts:
+        if act["do"] == "exchange" and worst is not None and act["card"] == worst["card"]:
+            return act
+    return acts[rng.below(len(acts))]
+
+
+def _answer(g: Entanglion, acts: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
+    s, prompt = g.state, g.pending
+    kind, player = prompt["kind"], prompt["player"]
+    values = [a["value"] for a in acts]
+
+    def pick(value: Any) -> dict[str, Any]:
+        return acts[values.index(value)]
+
+    if kind == "roll":  # a physical die in manual dice mode: any face, evenly
+        return acts[rng.below(len(acts))]
+    if kind == "draw":
+        return _draw(s, prompt, acts, rng)
+    if kind == "quantum_tunnel":
+        if "accept" in values:  # the roll failed: the tunnel saves it
+            return pick("use")
+        beat = track_value(s.detection)
+        return pick("use" if _success(s, player, beat) < 0.5 else "roll")
+    if kind == "magnetic_shielding":
+        purpose = prompt.get("purpose")
+        if purpose in ("orbital defence", "ground defence", "probe"):
+            beat = _BEATEN_BY.get(purpose) or track_value(s.detection)
+            failed = prompt["raw"] + _modifier(s, player) <= beat
+            return pick("reroll" if failed else "keep")
+        return pick("keep")
+    targets = [p for p, c in s.planet_components.items() if c is not None]
+    kick = s.options["cnot_phase_kickback"]
+    if kind == "mechanic":  # play the card that brings the ships closest, else stop
+        now = _distance(s.pos, targets)
+        scored = [(_distance(board.navigate(v, player, s.pos, kick), targets), i)
+                  for i, v in enumerate(values) if v != "stop"]
+        d, i = min(scored)
+        return acts[i] if d < now else pick("stop")
+    if kind == "physical_qubits":
+        scored = [(_distance((v[board.MERCURIAL], v[board.RUBICON]), targets), i)
+                  for i, v in enumerate(values)]
+        return acts[min(scored)[1]]
+    return acts[rng.below(len(acts))]  # discards, Quantum Gates, Bennett
+
+
+def _draw(s: Any, prompt: dict[str, Any], acts: list[dict[str, Any]], rng: Rng
+          ) -> dict[str, Any]:
+    """A physical draw, as likely as the unseen cards make it (the box cannot see the
+    deck): Quantum Shuffle only once it is the top card of the rule-built deck."""
+    deck = s.engine_stack if prompt.get("deck") == "engine" else s.event_deck
+    weights = []
+    for a in acts:
+        card = a["value"]
+        if card == QUANTUM_SHUFFLE:
+            weights.append(1 if len(deck) <= 4 else 0)
+        elif QUANTUM_SHUFFLE in deck and len(deck) <= 4 and deck is s.event_deck:
+            weights.append(0)
+        else:
+            weights.append(deck.count(card))
+    r = rng.below(sum(weights))
+    for a, w in zip(acts, weights):
+        if r < w:
+            return a
+        r -= w
+    raise AssertionError("unreachable: r < sum(weights)")  # pragma: no cover
+
+
+# ------------------------------------------------------------------ determinization
+
+def _resample(deck: list[str], keep: set[int], rng: Rng) -> list[str]:
+    """``deck`` with the cards at ``keep`` in place and all others shuffled. The loose
+    cards are sorted first: only their multiset may matter, never their hidden order."""
+    loose = [i for i in range(len(deck)) if i not in keep]
+    cards = sorted(deck[i] for i in loose)
+    rng.shuffle(cards)
+    out = list(deck)
+    for i, card in zip(loose, cards):
+        out[i] = card
+    return out
+
+
+class _Public:
+    """What the players know about the hidden parts, read once from the real game."""
+
+    def __init__(self, g: Entanglion):
+        self.virtual = g.state.options["deck"] == "virtual"
+        self.auto_dice = g.state.options["dice"] == "auto"
+        inflight = g._inflight  # an interrupted input is re-run from its start
+        log_len = inflight[1] if inflight else len(g.log)
+        self.probe_fixed = not any(e["type"] == "reshuffle" and e["deck"] == "engine"
+                                   for e in g.log[:log_len])
+        self.engine_seen = self.event_seen = 0
+        self.dice: list[int] = []
+        if inflight is None:
+            return
+        # Cards and dice the interrupted input has shown already: the re-run must meet
+        # them again. After a reshuffle inside the input the order is re-dealt.
+        engine_open = event_open = True
+        for e in g.log[log_len:]:
+            t = e["type"]
+            if t == "reshuffle":
+                if e["deck"] == "engine":
+                    engine_open = False
+                else:
+                    event_open = False
+            elif t == "draw" and e["card"] is not None and engine_open:
+                self.engine_seen += 1
+            elif t == "event" and "kept" in e and event_open:
+                self.event_seen += 1
+            elif t == "roll":
+                self.dice.append(e["raw"])
+                if "reroll" in e:
+                    self.dice.append(e["reroll"])
+        if g.pending and g.pending["kind"] == "magnetic_shielding":
+            self.dice.append(g.pending["raw"])  # rolled; logged once the choice is made
+
+
+def _deal(s: Any, pub: _Public, rng: Rng, engine_seen: int, event_seen: int,
+          dice: list[int]) -> None:
+    """Re-deal the hidden parts of state ``s`` in place."""
+    s.rng = rng.seed()
+    s.forced = list(dice) if pub.auto_dice else []
+    if not pub.virtual:
+        return  # physical decks: the players draw; the playout answers each draw
+    keep = set(range(min(engine_seen, len(s.engine_stack))))
+    if pub.probe_fixed and PROBE in s.engine_stack:
+        keep.add(s.engine_stack.index(PROBE))
+    s.engine_stack = _resample(s.engine_stack, keep, rng)
+    keep = set(range(min(event_seen, len(s.event_deck))))
+    if QUANTUM_SHUFFLE in s.event_deck:
+        keep.add(s.event_deck.index(QUANTUM_SHUFFLE))
+    s.event_deck = _resample(s.event_deck, keep, rng)
+
+
+def world(g: Entanglion, pub: _Public, rng: Rng) -> Entanglion:
+    """A copy of ``g`` with everything hidden re-dealt from ``rng``."""
+    w = _playout_copy(g)
+    if w._inflight is None:
+        _deal(w.state, pub, rng, 0, 0, [])
+    else:
+        base, base_len, first, answers = w._inflight
+        base = base.clone()
+        _deal(base, pub, rng, pub.engine_seen, pub.event_seen, pub.dice)
+        w._inflight = (base, base_len, first, answers)
+    return w
+
+
+# ------------------------------------------------------------------ the search
+
+def playout(g: Entanglion, rng: Rng, cap: int = PLAYOUT_CAP) -> tuple[bool, int]:
+    """Play ``g`` to the end with the greedy policy: (won, inputs used)."""
+    n = 0
+    while g.state.status == "playing" and n < cap:
+        g.push(greedy_action(g, rng))
+        n += 1
+    return g.state.status == "won", n
+
+
+def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[dict[str, Any]]:
+    """Every legal input now, best first: ``{"action": {...}, "win": P}``.
+
+    ``budget`` is the work in engine inputs; every input is tried at least once.
+    """
+    acts = g.legal_actions()
+    if not acts:
+        return []
+    rng = Rng(seed)
+    pub = _Public(g)
+    wins = [0] * len(acts)
+    visits = [0] * len(acts)
+    spent = total = 0
+    while spent < budget or total < len(acts):
+        if total < len(acts):
+            i = total
+        else:
+            log_n = math.log(total)
+            i = max(range(len(acts)), key=lambda k: (
+                wins[k] / visits[k] + UCB_C * math.sqrt(log_n / visits[k]), -k))
+        w = world(g, pub, rng)
+        w.push(acts[i])
+        won, n = playout(w, rng)
+        wins[i] += won
+        visits[i] += 1
+        total += 1
+        spent += n + 1
+    order = sorted(range(len(acts)), key=lambda k: (-wins[k] / visits[k], -visits[k], k))
+    return [{"action": acts[k], "win": round(wins[k] / visits[k], 3), "playouts": visits[k]}
+            for k in order]
