@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from ...inputs import RETRIEVE
 from ..common import Item, Step
-from . import board, odds
+from . import board, hint, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
     COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE, pretty,
@@ -804,6 +804,8 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
     if trades:
         ranked.append(((5, 0), len(ranked), _interconnect_item(g, trades)))
     items = [item for _, _, item in sorted(ranked, key=lambda r: (r[0], r[1]))]
+    if only is None and len(acts) > 1:
+        items.append(Item("Hint", _HintMenu(g)))  # last: the autoplayer never opens it
     title = f"{who(g.turn_player)}: " + ("exchange" if only == "exchange" else "your move")
     text: list[str] = []
     if only == "exchange":
@@ -811,6 +813,55 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
     elif g.check({"player": g.turn_player, "do": "retrieve"}) is None:
         text = [f"Here: {PART[g.state.planet_components[g.state.pos[0]]]}"]
     return {"title": title, "text": text, "items": items}
+
+
+# ------------------------------------------------------------------ hints
+
+
+class _HintMenu(dict):
+    """The Hint menu of the move menu. The look-ahead takes about a second on the box,
+    so it runs only when the menu is opened (its text or items are first read)."""
+
+    def __init__(self, g: Entanglion):
+        super().__init__(menu="hint", title="Hint")
+        self._game = g
+
+    def __missing__(self, key: str) -> Any:
+        if key not in ("text", "items"):
+            raise KeyError(key)
+        self.update(hint_menu(self._game))
+        return self[key]
+
+
+def hint_menu(g: Entanglion, budget: int = hint.DEFAULT_BUDGET) -> dict[str, Any]:
+    """The best input and the next best with their estimated chances to win; choosing
+    one plays it. Seeded by the position, so asking twice gives the same answer."""
+    found = hint.hints(g, budget, seed=len(g.inputs))
+    items = [Item(hint_label(g, h["action"], h["win"]), h["action"]) for h in found[:2]]
+    return {"menu": "hint", "title": "Hint", "text": ["Chance to win if you:"],
+            "items": items + [Item("Back", {"session": "keep"})]}
+
+
+def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
+    """``H → PHI+ 72%``: a turn's input in at most 20 characters with its chance."""
+    chance = f" {round(win * 100)}%"
+    do = act["do"]
+    if do == "navigate":
+        s = g.state
+        dest = board.navigate(act["card"], act["player"], s.pos, s.options["cnot_phase_kickback"])
+        names = ([f"{act['card']}: no effect"] if dest == s.pos else
+                 [f"{act['card']} → {where(dest)}", f"{act['card']}→{where(dest)}"])
+    elif do == "exchange":
+        names = [f"Exchange {act['card']}", f"Exch. {act['card']}"]
+    elif do == "retrieve":
+        names = ["Retrieve"]
+    elif do == "event":
+        names = [f"Play {EVENT_SHORT[act['card']]}", EVENT_SHORT[act["card"]]]
+    elif do == "interconnect":
+        names = [f"Trade {act['give']}>{act['take']}"]
+    else:
+        names = ["Pass"]
+    return next((n for n in names if len(n + chance) <= 20), names[-1]) + chance
 
 
 # ------------------------------------------------------------------ tags
