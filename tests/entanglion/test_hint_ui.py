@@ -34,7 +34,9 @@ def _choose(box, session, label):
     _press(box, *[DOWN] * ((items.index(label) - session.screen()["cursor"]) % len(items)), OK)
 
 
-def test_hint_in_the_move_menu_shows_best_and_next_best_and_plays_the_chosen(tmp_path):
+def test_hint_in_the_move_menu_shows_best_and_next_best_and_plays_the_chosen(
+        tmp_path, monkeypatch):
+    monkeypatch.setattr(hint, "DEFAULT_BUDGET", 1500)  # the box's, only shorter
     journal, session, box = _box(tmp_path)
     try:
         items = session.screen()["items"]
@@ -63,7 +65,8 @@ def test_hint_in_the_move_menu_shows_best_and_next_best_and_plays_the_chosen(tmp
         journal.close()
 
 
-def test_the_hint_is_only_worked_out_when_opened():
+def test_the_hint_is_only_worked_out_when_opened(monkeypatch):
+    monkeypatch.setattr(hint, "DEFAULT_BUDGET", 300)
     g = Entanglion(3)
     item = ui.action_menu(g)["items"][-1]
     assert item.label == "Hint"
@@ -75,7 +78,7 @@ def test_the_hint_is_only_worked_out_when_opened():
 def test_hint_screens_fit_the_oled_in_random_positions():
     rnd = random.Random(4)
     cuts, shown = [], 0
-    for seed in range(12):
+    for seed in range(8):
         g = Entanglion(seed, {"start_space": rnd.choice((1, 2, 4))})
         while g.status == "playing" and len(g.inputs) < 120:
             acts = g.legal_actions()
@@ -92,4 +95,4 @@ def test_hint_screens_fit_the_oled_in_random_positions():
                     cuts += cut
                     shown += 1
             g.push(rnd.choice(acts))
-    assert shown > 20 and cuts == []
+    assert shown > 12 and cuts == []

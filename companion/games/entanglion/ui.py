@@ -833,10 +833,10 @@ class _HintMenu(dict):
         return self[key]
 
 
-def hint_menu(g: Entanglion, budget: int = hint.DEFAULT_BUDGET) -> dict[str, Any]:
+def hint_menu(g: Entanglion, budget: int | None = None) -> dict[str, Any]:
     """The best input and the next best with their estimated chances to win; choosing
     one plays it. Seeded by the position, so asking twice gives the same answer."""
-    found = hint.hints(g, budget, seed=len(g.inputs))
+    found = hint.hints(g, budget or hint.DEFAULT_BUDGET, seed=len(g.inputs))
     items = [Item(hint_label(g, h["action"], h["win"]), h["action"]) for h in found[:2]]
     return {"menu": "hint", "title": "Hint", "text": ["Chance to win if you:"],
             "items": items + [Item("Back", {"session": "keep"})]}
