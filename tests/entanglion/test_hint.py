@@ -4,6 +4,8 @@ complete (every legal input, best first), and consistent with what was already s
 from __future__ import annotations
 
 import json
+import os
+import random
 
 import pytest
 
@@ -239,3 +241,38 @@ def test_hint_command_illegal_action_exits_3(capsys, tmp_path):
 def test_hint_command_missing_file_exits_2(capsys, tmp_path):
     assert cli.main(["hint", str(tmp_path / "none.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+LONG = os.environ.get("COMPANION_LONG") == "1"
+
+
+def _draws_and_rolls(log):
+    return [(e["type"], e.get("card"), e.get("raw"), e.get("reroll")) for e in log
+            if e["type"] in ("draw", "roll")]
+
+
+@pytest.mark.parametrize("options", [{}, {"start_space": 4, "mechanic_fills_slots": True},
+                                     {"quantum_shuffle_gathers": "all_events"}])
+def test_every_answer_to_every_prompt_plays_in_every_sampled_world(options):
+    # Prompts after draws, reshuffles and rolls in the same input: each re-dealt world
+    # must re-run the input to a position where the real answers are legal.
+    prompts = 0
+    for seed in range(60 if LONG else 8):
+        r = random.Random(seed)
+        g = Entanglion(seed, options)
+        while g.status == "playing" and len(g.inputs) < 400:
+            acts = g.legal_actions()
+            if g.pending and len(acts) > 1:
+                prompts += 1
+                pub, rng = hint._Public(g), hint.Rng(seed)
+                start = g._inflight[1]
+                seen = _draws_and_rolls(g.log[start:])
+                rebuilt = any(e["type"] == "reshuffle" and e["deck"] == "event"
+                              for e in g.log[start:])
+                for act in acts:
+                    w = hint.world(g, pub, rng)
+                    w.push(act)
+                    if not rebuilt:  # the cards and dice seen come again, in order
+                        assert _draws_and_rolls(w.log[start:])[:len(seen)] == seen
+            g.push(r.choice(acts))
+    assert prompts > 20

@@ -12,7 +12,10 @@ kept:
 - Quantum Shuffle stays where it is in the event deck: set-up and every rebuild put it
   on the bottom three cards, and cards are only ever drawn from the top;
 - during an interrupted input (a prompt is pending) the cards and dice already seen in
-  that input stay as they were seen; only what comes after them is re-dealt.
+  that input stay as they were seen; only what comes after them is re-dealt. (The
+  engine re-runs an interrupted input from its start, so the re-dealt state it starts
+  from is arranged to deal those again. One approximation: after Quantum Shuffle rebuilt
+  the event deck inside the input, an event card drawn after it may come out otherwise.)
 
 A world is then played to the end by a greedy policy (:func:`greedy_action`: retrieve
 when it can, fly towards the nearest component, use Quantum Tunnel and Magnetic
@@ -257,23 +260,22 @@ class _Public:
         log_len = inflight[1] if inflight else len(g.log)
         self.probe_fixed = not any(e["type"] == "reshuffle" and e["deck"] == "engine"
                                    for e in g.log[:log_len])
-        self.engine_seen = self.event_seen = 0
-        self.dice: list[int] = []
+        self.engine_seen: list[str] = []  # engine cards drawn so far in the input
+        self.engine_reshuffled = False  # ... and whether the stack ran out on the way
+        self.event_seen = 0  # event cards drawn so far in the input (before a rebuild)
+        self.dice: list[int] = []  # dice rolled so far in the input
         if inflight is None:
             return
-        # Cards and dice the interrupted input has shown already: the re-run must meet
-        # them again. After a reshuffle inside the input the order is re-dealt.
-        engine_open = event_open = True
+        rebuilt = False
         for e in g.log[log_len:]:
             t = e["type"]
-            if t == "reshuffle":
-                if e["deck"] == "engine":
-                    engine_open = False
-                else:
-                    event_open = False
-            elif t == "draw" and e["card"] is not None and engine_open:
-                self.engine_seen += 1
-            elif t == "event" and "kept" in e and event_open:
+            if t == "reshuffle" and e["deck"] == "engine":
+                self.engine_reshuffled = True
+            elif t == "reshuffle":
+                rebuilt = True
+            elif t == "draw" and e["card"] is not None:
+                self.engine_seen.append(e["card"])
+            elif t == "event" and "kept" in e and not rebuilt:
                 self.event_seen += 1
             elif t == "roll":
                 self.dice.append(e["raw"])
@@ -283,18 +285,31 @@ class _Public:
             self.dice.append(g.pending["raw"])  # rolled; logged once the choice is made
 
 
-def _deal(s: Any, pub: _Public, rng: Rng, engine_seen: int, event_seen: int,
-          dice: list[int]) -> None:
-    """Re-deal the hidden parts of state ``s`` in place."""
+def _deal(s: Any, pub: _Public, rng: Rng, prefix: bool) -> None:
+    """Re-deal the hidden parts of state ``s`` in place; with ``prefix`` (``s`` is the
+    state an interrupted input is re-run from) so that the re-run meets again the
+    cards and dice the input has shown."""
     s.rng = rng.seed()
-    s.forced = list(dice) if pub.auto_dice else []
+    s.forced = list(pub.dice) if prefix and pub.auto_dice else []
     if not pub.virtual:
         return  # physical decks: the players draw; the playout answers each draw
-    keep = set(range(min(engine_seen, len(s.engine_stack))))
-    if pub.probe_fixed and PROBE in s.engine_stack:
-        keep.add(s.engine_stack.index(PROBE))
-    s.engine_stack = _resample(s.engine_stack, keep, rng)
-    keep = set(range(min(event_seen, len(s.event_deck))))
+    seen = pub.engine_seen if prefix else []
+    if prefix and pub.engine_reshuffled:
+        # The whole stack was drawn and the discard reshuffled into a new one: stack
+        # the cards seen in the order seen on all the others, so no reshuffle (whose
+        # order this generator could not repeat) happens before they are met again.
+        rest = s.engine_stack + s.engine_discard
+        for card in seen:
+            if card in rest:
+                rest.remove(card)
+        s.engine_stack = seen + _resample(rest, set(), rng)
+        s.engine_discard = []
+    else:
+        keep = set(range(min(len(seen), len(s.engine_stack))))
+        if pub.probe_fixed and PROBE in s.engine_stack:
+            keep.add(s.engine_stack.index(PROBE))
+        s.engine_stack = _resample(s.engine_stack, keep, rng)
+    keep = set(range(min(pub.event_seen if prefix else 0, len(s.event_deck))))
     if QUANTUM_SHUFFLE in s.event_deck:
         keep.add(s.event_deck.index(QUANTUM_SHUFFLE))
     s.event_deck = _resample(s.event_deck, keep, rng)
@@ -304,11 +319,11 @@ def world(g: Entanglion, pub: _Public, rng: Rng) -> Entanglion:
     """A copy of ``g`` with everything hidden re-dealt from ``rng``."""
     w = _playout_copy(g)
     if w._inflight is None:
-        _deal(w.state, pub, rng, 0, 0, [])
+        _deal(w.state, pub, rng, prefix=False)
     else:
         base, base_len, first, answers = w._inflight
         base = base.clone()
-        _deal(base, pub, rng, pub.engine_seen, pub.event_seen, pub.dice)
+        _deal(base, pub, rng, prefix=True)
         w._inflight = (base, base_len, first, answers)
     return w
 
