@@ -19,8 +19,9 @@ kept:
 
 A world is then played to the end by a greedy policy (:func:`greedy_action`: retrieve
 when it can, fly towards the nearest component, use Quantum Tunnel and Magnetic
-Shielding when a roll is likely to fail). UCB1 over the legal inputs decides which
-input the next playout tries, so the work goes to the inputs that might be best.
+Shielding when a roll is likely to fail). The inputs are compared in the same worlds
+and successive halving gives most playouts to the inputs that might be best (see
+:func:`hints`).
 
 The budget is counted in engine inputs (every input of every playout), never in wall
 time, so the same seed gives the same answer on any machine. ``budget_for_ms`` turns a
@@ -51,7 +52,7 @@ from .engine import Entanglion
 PI_INPUTS_PER_MS = 11
 DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
 PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
-UCB_C = math.sqrt(2)
+SHRINK = 2  # playouts' worth of the overall win share every estimate starts from
 _BEATEN_BY = {"probe": 3}  # a PROBE detects unless the modified roll beats 3
 
 
@@ -340,32 +341,49 @@ def playout(g: Entanglion, rng: Rng, cap: int = PLAYOUT_CAP) -> tuple[bool, int]
 
 
 def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[dict[str, Any]]:
-    """Every legal input now, best first: ``{"action": {...}, "win": P}``.
+    """Every legal input now, best first: ``{"action": {...}, "win": P, "playouts": N}``.
 
     ``budget`` is the work in engine inputs; every input is tried at least once.
+
+    The search runs in rounds. A round deals one world and plays every input still in
+    the running in that same world (the same deal and dice for all: the comparison is
+    paired, so a difference between two inputs is theirs, not the luck of the deal).
+    Successive halving spends the budget where it matters: each time another share of
+    it is spent, the worse half of the inputs drops out, so the last ones standing get
+    the most playouts. ``win`` is the share of won playouts, shrunk towards the share
+    over all inputs by :data:`SHRINK` playouts' worth (one lucky playout does not top
+    the list); inputs are ordered by it, then by the components they left aboard (the
+    tie-breaker when wins are rare), then the greedy policy's own choice first.
     """
     acts = g.legal_actions()
     if not acts:
         return []
     rng = Rng(seed)
+    greedy = acts.index(greedy_action(g, Rng(seed)))
     pub = _Public(g)
-    wins = [0] * len(acts)
-    visits = [0] * len(acts)
-    spent = total = 0
-    while spent < budget or total < len(acts):
-        if total < len(acts):
-            i = total
-        else:
-            log_n = math.log(total)
-            i = max(range(len(acts)), key=lambda k: (
-                wins[k] / visits[k] + UCB_C * math.sqrt(log_n / visits[k]), -k))
-        w = world(g, pub, rng)
-        w.push(acts[i])
-        won, n = playout(w, rng)
-        wins[i] += won
-        visits[i] += 1
-        total += 1
-        spent += n + 1
-    order = sorted(range(len(acts)), key=lambda k: (-wins[k] / visits[k], -visits[k], k))
-    return [{"action": acts[k], "win": round(wins[k] / visits[k], 3), "playouts": visits[k]}
-            for k in order]
+    n = len(acts)
+    wins, visits, parts = [0] * n, [0] * n, [0] * n
+    alive = list(range(n))
+    phases = max(1, math.ceil(math.log2(n)))  # halvings until one input is left
+    spent = phase = 0
+    while True:
+        deal = rng.seed()
+        for k in alive:
+            r = Rng(deal)
+            w = world(g, pub, r)
+            w.push(acts[k])
+            won, used = playout(w, r)
+            wins[k] += won
+            visits[k] += 1
+            parts[k] += sum(map(len, w.state.ship_components.values()))
+            spent += used + 1
+        if spent >= budget:
+            break
+        if len(alive) > 1 and spent * (phases + 1) >= budget * (phase + 1):
+            alive.sort(key=lambda k: (-(wins[k] + parts[k] / 16) / visits[k], k != greedy, k))
+            alive = alive[:(len(alive) + 1) // 2]
+            phase += 1
+    mean = sum(wins) / sum(visits)
+    win = [round((wins[k] + SHRINK * mean) / (visits[k] + SHRINK), 3) for k in range(n)]
+    order = sorted(range(n), key=lambda k: (-win[k], -parts[k] / visits[k], k != greedy, k))
+    return [{"action": acts[k], "win": win[k], "playouts": visits[k]} for k in order]
