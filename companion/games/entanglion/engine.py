@@ -41,6 +41,7 @@ from .cards import (
 )
 from .options import OptionError, make_options
 from .state import State
+from ..snapshots import SnapshotEngine
 
 ENGINE_SLOTS = 6
 ACTIONS = ("navigate", "exchange", "retrieve", "event", "interconnect", "choose", "pass")
@@ -79,10 +80,11 @@ def _names(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-class Entanglion:
+class Entanglion(SnapshotEngine):
     """A game of Entanglion from set-up to win or loss."""
 
     game = "entanglion"
+    illegal = IllegalAction
 
     def __init__(self, seed: int = 0, options: dict[str, Any] | None = None,
                  setup: dict[str, Any] | None = None, dice: Iterable[int] = ()):
@@ -106,7 +108,7 @@ class Entanglion:
         self._answer_i = 0
         self._validate_setup(self.setup)
         try:
-            self._start({"do": "setup"})
+            self._apply({"do": "setup"})
         except IllegalAction as exc:  # e.g. a forced die that cannot be a setup roll
             raise SetupError(str(exc)) from None
 
@@ -126,49 +128,7 @@ class Entanglion:
             return None
         return self.pending["player"] if self.pending else self.state.turn_player
 
-    def push(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """Apply one input; returns the log entries it produced.
-
-        Raises :class:`IllegalAction` (state unchanged) when the input is not allowed.
-        """
-        act = self._normalise(action)
-        reason = self._reason(act)
-        if reason:
-            raise IllegalAction(reason)
-        start = len(self.log)
-        snapshot = (self.state, len(self.log), self._inflight, self.pending)
-        try:
-            if act["do"] == "choose":
-                base, base_len, first, answers = self._inflight  # type: ignore[misc]
-                self.state = base.clone()
-                del self.log[base_len:]
-                self._run(first, answers + [act["value"]], base, base_len)
-            else:
-                self._start(act)
-        except IllegalAction:
-            self.state, log_len, self._inflight, self.pending = snapshot
-            del self.log[log_len:]
-            raise
-        self._history.append(snapshot)
-        self.inputs.append(act)
-        return self.log[start:]
-
-    def pop(self) -> dict[str, Any]:
-        """Undo the last input (dice and deck order come back too); returns it."""
-        if not self._history:
-            raise IllegalAction("nothing to undo")
-        # No copy needed: a state is only ever mutated as a fresh clone inside _run,
-        # so a snapshot stays as it was when taken.
-        self.state, log_len, self._inflight, self.pending = self._history.pop()
-        del self.log[log_len:]
-        return self.inputs.pop()
-
-    def check(self, action: dict[str, Any]) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal (not a dry run of dice)."""
-        try:
-            return self._reason(self._normalise(action))
-        except IllegalAction as exc:
-            return str(exc)
+    # push, pop, check, copy, playout_copy and replay: see SnapshotEngine.
 
     def legal_actions(self) -> list[dict[str, Any]]:
         s = self.state
@@ -191,10 +151,6 @@ class Entanglion:
         if not out:  # only when a hand is empty and nothing else is possible
             out.append({"player": p, "do": "pass"})
         return out
-
-    def copy(self) -> "Entanglion":
-        """An independent game in the same position (its undo history starts empty)."""
-        return Entanglion.from_dict(self.to_dict())
 
     # ----------------------------------------------------------- serialisation
 
@@ -227,22 +183,27 @@ class Entanglion:
         g._answers, g._answer_i = [], 0
         return g
 
-    @classmethod
-    def replay(cls, seed: int, options: dict[str, Any] | None, setup: dict[str, Any] | None,
-               dice: Iterable[int], inputs: Iterable[dict[str, Any]]) -> "Entanglion":
-        g = cls(seed, options, setup, dice)
-        for act in inputs:
-            g.push(act)
-        return g
-
     # ----------------------------------------------------- running with prompts
 
-    def _start(self, act: dict[str, Any]) -> None:
+    def _snapshot(self) -> tuple[State, int, Any, Any]:
+        return (self.state, len(self.log), self._inflight, self.pending)
+
+    def _restore(self, snapshot: tuple[State, int, Any, Any]) -> None:
+        self.state, log_len, self._inflight, self.pending = snapshot
+        del self.log[log_len:]
+
+    def _apply(self, act: dict[str, Any]) -> None:
         # The state before the input stays untouched: it is the undo snapshot and the
-        # base a later ``choose`` re-runs from. The input runs on a copy.
-        base = self.state
-        self.state = base.clone()
-        self._run(act, [], base, len(self.log))
+        # base a later ``choose`` re-runs from. The input runs on a clone.
+        if act["do"] == "choose":
+            base, base_len, first, answers = self._inflight  # type: ignore[misc]
+            del self.log[base_len:]
+            self.state = base.clone()
+            self._run(first, answers + [act["value"]], base, base_len)
+        else:
+            base = self.state
+            self.state = base.clone()
+            self._run(act, [], base, len(self.log))
 
     def _run(self, act: dict[str, Any], answers: list[Any], base: State, base_len: int) -> None:
         self._answers, self._answer_i = answers, 0
