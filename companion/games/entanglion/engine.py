@@ -138,14 +138,18 @@ class Entanglion(SnapshotEngine):
             p = self.pending["player"]
             return [{"player": p, "do": "choose", "value": v} for v in self.pending["options"]]
         p = s.turn_player
-        hand = _distinct(s.hands[p])
+        hand = s.hands[p]
+        if len(hand) > 1:
+            hand = _distinct(hand)
         out = [{"player": p, "do": "navigate", "card": c} for c in hand]
         out += [{"player": p, "do": "exchange", "card": c} for c in hand]
-        if self._component_here() is not None:
+        together = s.pos[0] == s.pos[1]  # retrieval and Qubit Interconnect need it
+        if together and self._component_here() is not None:
             out.append({"player": p, "do": "retrieve"})
-        out += [{"player": p, "do": "event", "card": e} for e in _distinct(s.held_events[p])
-                if self._event_reason(p, e) is None]
-        if self._interconnect_reason(p) is None:
+        if s.held_events[p]:
+            out += [{"player": p, "do": "event", "card": e}
+                    for e in _distinct(s.held_events[p]) if self._event_reason(p, e) is None]
+        if together and not s.interconnected and self._interconnect_reason(p) is None:
             out += [{"player": p, "do": "interconnect", "give": a, "take": b}
                     for a in hand for b in _distinct(s.hands[other(p)])]
         if not out:  # only when a hand is empty and nothing else is possible

@@ -32,7 +32,8 @@ class State:
     ship_components: dict[str, list[str]] = field(default_factory=_per_ship)
     hands: dict[str, list[str]] = field(default_factory=_per_ship)
     held_events: dict[str, list[str]] = field(default_factory=_per_ship)
-    engine_control: list[list[str]] = field(default_factory=list)  # [card, ship] per slot
+    # [card, ship] per slot; a slot is never changed in place, so clones share slots.
+    engine_control: list[list[str]] = field(default_factory=list)
     engine_stack: list[str] = field(default_factory=list)
     engine_discard: list[str] = field(default_factory=list)  # last = most recent
     event_deck: list[str] = field(default_factory=list)
@@ -52,7 +53,7 @@ class State:
             {MERCURIAL: sc[MERCURIAL][:], RUBICON: sc[RUBICON][:]},
             {MERCURIAL: h[MERCURIAL][:], RUBICON: h[RUBICON][:]},
             {MERCURIAL: he[MERCURIAL][:], RUBICON: he[RUBICON][:]},
-            [slot[:] for slot in self.engine_control], self.engine_stack[:],
+            self.engine_control[:], self.engine_stack[:],
             self.engine_discard[:], self.event_deck[:], self.event_discard[:],
             self.drawn[:], self.set_aside[:], self.slot6_filled, self.retrieved_from[:],
             self.interconnected,
