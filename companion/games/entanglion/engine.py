@@ -72,6 +72,13 @@ def _distinct(cards: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(cards))
 
 
+def _without(items: list[str], item: str) -> list[str]:
+    """``items`` less one ``item``, as a new list (for the fields clones share)."""
+    rest = items[:]
+    rest.remove(item)
+    return rest
+
+
 def _name(ship: str) -> str:
     return ship.capitalize()
 
@@ -802,9 +809,9 @@ class Entanglion(SnapshotEngine):
         if not success:
             self._raise_detection("ground defence")
             return  # ships stay in orbit
-        s.planet_components[planet] = None
-        s.ship_components[player].append(comp)
-        s.retrieved_from.append(planet)
+        s.planet_components = {**s.planet_components, planet: None}
+        s.set_ship("ship_components", player, s.ship_components[player] + [comp])
+        s.retrieved_from = s.retrieved_from + [planet]
         self._log("retrieved", player=player, component=comp, planet=planet)
         if sum(len(c) for c in s.ship_components.values()) == len(COMPONENTS):
             self._end("won", "all eight components are aboard")
@@ -814,8 +821,8 @@ class Entanglion(SnapshotEngine):
 
     def _play_event(self, player: str, card: str) -> None:
         s = self.state
-        s.held_events[player].remove(card)
-        s.event_discard.append(card)
+        s.set_ship("held_events", player, _without(s.held_events[player], card))
+        s.event_discard = s.event_discard + [card]
         if card == HEISENBERG:
             entry, value = self._roll_d8(player, "heisenberg")
             dest = RING[value % len(RING)]
@@ -836,8 +843,8 @@ class Entanglion(SnapshotEngine):
         if self._ask(player, "quantum_tunnel", ["use", "roll"] if s.options["tunnel_timing"]
                      == "before_roll" else ["use", "accept"], defence=defence) != "use":
             return False
-        s.held_events[player].remove(QUANTUM_TUNNEL)
-        s.event_discard.append(QUANTUM_TUNNEL)
+        s.set_ship("held_events", player, _without(s.held_events[player], QUANTUM_TUNNEL))
+        s.event_discard = s.event_discard + [QUANTUM_TUNNEL]
         self._log("event", player=player, card=QUANTUM_TUNNEL, defence=defence)
         return True
 
@@ -893,14 +900,14 @@ class Entanglion(SnapshotEngine):
             if card in KEPT_EVENTS:
                 limit = s.options["event_hand_limit"]
                 if limit is not None and len(s.held_events[player]) >= limit:
-                    s.event_discard.append(card)
+                    s.event_discard = s.event_discard + [card]
                     self._log("event", player=player, card=card, kept=False,
                               note="event hand limit")
                 else:
-                    s.held_events[player].append(card)
+                    s.set_ship("held_events", player, s.held_events[player] + [card])
                     self._log("event", player=player, card=card, kept=True)
             else:
-                s.event_discard.append(card)
+                s.event_discard = s.event_discard + [card]
                 self._log("event", player=player, card=card, kept=False)
                 self._resolve_immediate(player, card)
         if clear:
@@ -921,7 +928,7 @@ class Entanglion(SnapshotEngine):
             if s.options["quantum_shuffle_gathers"] == "all_events":
                 for ship in SHIPS:
                     extra += s.held_events[ship]
-                    s.held_events[ship] = []
+                    s.set_ship("held_events", ship, [])
             self._rebuild_event_deck(extra)
         return None
 
@@ -966,8 +973,8 @@ class Entanglion(SnapshotEngine):
                 k = (k + 1) % len(RING)
             dest = RING[k]
         entry["result"] = dest
-        mine.remove(comp)
-        s.planet_components[dest] = comp
+        s.set_ship("ship_components", player, _without(mine, comp))
+        s.planet_components = {**s.planet_components, dest: comp}
         self._log("teleported", player=player, component=comp, planet=dest)
         if comp == DILUTION_REFRIGERATOR:
             self._rebalance_hands()
@@ -980,8 +987,9 @@ class Entanglion(SnapshotEngine):
             self._log("no_effect", player=player, card=BENNETT)
             return
         move = self._ask(player, "bennett", options)
-        s.ship_components[move["from"]].remove(move["component"])
-        s.ship_components[move["to"]].append(move["component"])
+        sc = s.ship_components
+        s.set_ship("ship_components", move["from"], _without(sc[move["from"]], move["component"]))
+        s.set_ship("ship_components", move["to"], sc[move["to"]] + [move["component"]])
         self._log("transfer", player=player, **move)
         if move["component"] == DILUTION_REFRIGERATOR:
             self._rebalance_hands()
