@@ -41,24 +41,24 @@ except ImportError:  # optional: only the comparison needs it
     chess = None
 
 
-def play_validated(seed: int) -> tuple[str, int]:
+def play_entanglion(seed: int, playout: bool) -> tuple[str, int]:
     chooser = random.Random(seed)
     game = Entanglion(seed=seed)
+    if playout:
+        game = game.playout_copy()
     steps = 0
     while game.status == "playing":
         game.push(chooser.choice(game.legal_actions()))
         steps += 1
     return game.status, steps
+
+
+def play_validated(seed: int) -> tuple[str, int]:
+    return play_entanglion(seed, playout=False)
 
 
 def play_playout(seed: int) -> tuple[str, int]:
-    chooser = random.Random(seed)
-    game = Entanglion(seed=seed).playout_copy()
-    steps = 0
-    while game.status == "playing":
-        game.push(chooser.choice(game.legal_actions()))
-        steps += 1
-    return game.status, steps
+    return play_entanglion(seed, playout=True)
 
 
 def play_chess(seed: int) -> tuple[str, int]:
