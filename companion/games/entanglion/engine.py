@@ -446,7 +446,9 @@ class Entanglion(SnapshotEngine):
         before = self.state.pos
         self.state.pos = pos
         # [mercurial's planet, rubicon's planet], as everywhere in the log
-        self._log("move", player=player, cause=cause, **{"from": list(before), "to": list(pos)})
+        if self.logging:  # the hottest entries skip even their arguments in playouts
+            self._log("move", player=player, cause=cause,
+                      **{"from": list(before), "to": list(pos)})
 
     # ------------------------------------------------------------------ chance
 
@@ -508,9 +510,9 @@ class Entanglion(SnapshotEngine):
         if do == "interconnect":  # free: not the turn's action
             self._interconnect(player, act)
             return
-        if "card" in act:
+        if self.logging and "card" in act:
             self._log("action", player=player, do=do, card=act["card"])
-        else:
+        elif self.logging:
             self._log("action", player=player, do=do)
         if do == "navigate":
             self._navigate(player, act["card"])
@@ -656,7 +658,8 @@ class Entanglion(SnapshotEngine):
         s.slot6_filled = False
         s.turn_player = other(player)
         s.turn_number += 1
-        self._log("turn", player=s.turn_player, number=s.turn_number)
+        if self.logging:
+            self._log("turn", player=s.turn_player, number=s.turn_number)
         self._begin_turn()
 
     # ------------------------------------------------------------------ engine deck
@@ -671,7 +674,8 @@ class Entanglion(SnapshotEngine):
                     self._log("draw", player=player, card=None, note="no engine cards left")
                     return None
             card = self._take(player, s.engine_stack, "engine")
-            self._log("draw", player=player, card=card)
+            if self.logging:
+                self._log("draw", player=player, card=card)
             if card != PROBE:
                 into.append(card)
                 if not s.engine_stack:
