@@ -31,7 +31,7 @@ class SnapshotEngine:
     log: list[dict[str, Any]]
     inputs: list[dict[str, Any]]
     _history: list[Any]  # one ``_snapshot()`` per accepted input
-    logging = True  # False in playout mode: ``_log`` keeps nothing, hot callers may skip it
+    keeps_log = True  # False in playout mode: ``_log`` keeps nothing, hot callers may skip it
     # Also supplied by the engine: _normalise(action) -> act, _reason(act) -> str | None,
     # _perform(act), _log(type_, **data) -> entry, to_dict() and classmethod from_dict(data).
 
@@ -89,7 +89,7 @@ class SnapshotEngine:
         g = self._bare_copy()
         g.push = g._push_trusted  # type: ignore[method-assign]
         g._log = _unlogged  # type: ignore[method-assign]
-        g.logging = False
+        g.keeps_log = False
         return g
 
     @classmethod

@@ -446,7 +446,7 @@ class Entanglion(SnapshotEngine):
         before = self.state.pos
         self.state.pos = pos
         # [mercurial's planet, rubicon's planet], as everywhere in the log
-        if self.logging:  # the hottest entries skip even their arguments in playouts
+        if self.keeps_log:  # the hottest entries skip even their arguments in playouts
             self._log("move", player=player, cause=cause,
                       **{"from": list(before), "to": list(pos)})
 
@@ -510,9 +510,9 @@ class Entanglion(SnapshotEngine):
         if do == "interconnect":  # free: not the turn's action
             self._interconnect(player, act)
             return
-        if self.logging and "card" in act:
+        if self.keeps_log and "card" in act:
             self._log("action", player=player, do=do, card=act["card"])
-        elif self.logging:
+        elif self.keeps_log:
             self._log("action", player=player, do=do)
         if do == "navigate":
             self._navigate(player, act["card"])
@@ -658,7 +658,7 @@ class Entanglion(SnapshotEngine):
         s.slot6_filled = False
         s.turn_player = other(player)
         s.turn_number += 1
-        if self.logging:
+        if self.keeps_log:
             self._log("turn", player=s.turn_player, number=s.turn_number)
         self._begin_turn()
 
@@ -674,7 +674,7 @@ class Entanglion(SnapshotEngine):
                     self._log("draw", player=player, card=None, note="no engine cards left")
                     return None
             card = self._take(player, s.engine_stack, "engine")
-            if self.logging:
+            if self.keeps_log:
                 self._log("draw", player=player, card=card)
             if card != PROBE:
                 into.append(card)
