@@ -71,7 +71,8 @@ PARTS = (
          devices="systemd runs it; the simulator types events",
          may_import=ANY, third_party=ANY),
     Part("session", "Session", "menus, set-up, undo: inputs to actions", (2, 1),
-         _in("", "session", "registry", "parsing") + _in("games/", "common")
+         _in("session/", "coordinator", "menus", "setup_steps", "play", "tags", "notices")
+         + _in("", "registry", "parsing") + _in("games/", "common")
          + _in("games/entanglion/", "story") + _in("games/qno/", "story")
          + _in("games/qlanet/", "story")
          + _in("games/entanglion/", "ui") + _in("games/qno/", "ui") + _in("games/qlanet/", "ui"),
