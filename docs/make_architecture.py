@@ -83,7 +83,7 @@ PARTS = (
     Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
          _in("", "journal", "statelock")),
     Part("views", "Views", "pure: models to OLED image, LED colours", (2, 2),
-         _in("views/", "oled", "leds", "terminal", "font"),
+         _in("views/", "oled", "leds", "terminal", "font") + _in("", "i18n"),
          may_import=("engines",), third_party=("PIL",)),
     Part("adapters", "Output adapters", "send only what changed; a fake for each", (1, 2),
          _in("hardware/", "display", "oled", "pages", "leds", "buzzer", "fake_bus")
