@@ -92,7 +92,9 @@ PARTS = (
          may_import=("views", "engines", "config"),
          third_party=("PIL", "luma", "gpiozero", "smbus2")),
     Part("config", "Config", "settings, checked line by line at start", (0, 2),
-         _in("", "config"), devices="/etc/companion/config.toml",
+         _in("config/", "schema", "loading", "key_lines", "reader", "values", "sections",
+             "across", "skeleton", "command"),
+         devices="/etc/companion/config.toml",
          may_import=("session",)),
     Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
          _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay")
