@@ -69,6 +69,25 @@ def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = 
         draw_text(image, (WIDTH - text_width(right), 0), right, fill=0)
 
 
+def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, m: dict[str, Any], title: str,
+             right: str = "") -> int:
+    """The title bar, and the first body row the screen's own content may use.
+
+    In a game the model carries ``bar`` (whose turn it is and the turn number): the
+    bar shows that on every screen of the turn, as the resting screen does, and the
+    screen's title takes the first body row, so going from one screen of a turn to
+    the next leaves page 0 on the panel as it is."""
+    if not m.get("bar"):
+        _bar(image, draw, title, right)
+        return 0
+    _bar(image, draw, *m["bar"])
+    width = WIDTH - (text_width(right) + 2 if right else 0)
+    _line(image, 0, fit(title, width))
+    if right:
+        draw_text(image, (WIDTH - text_width(right), BODY_Y), right)
+    return 1
+
+
 def _line(image: Image.Image, row: int, text: str, x: int = 0, fill: int = 1) -> None:
     draw_text(image, (x, BODY_Y + row * LINE_H), fit(text, WIDTH - x), fill=fill)
 
@@ -92,34 +111,34 @@ MENU_LABEL = 120  # 20 characters from x=2, clear of the scroll arrows at x=122
 
 def menu(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
-    _bar(image, draw, m["title"], m.get("right", ""))
+    first = _heading(image, draw, m, m["title"], m.get("right", ""))
     text = clip([line for t in m.get("text", []) for line in wrap(t, WIDTH)], 3)
-    for row, line in enumerate(text):
+    for row, line in enumerate(text, first):
         _line(image, row, line)
     items, cursor = m["items"], m.get("cursor", 0)
-    rows = BODY_LINES - len(text)
+    rows = BODY_LINES - len(text)  # with a heading row, page 7 holds the last item
     top = min(max(0, cursor - rows + 1), max(0, len(items) - rows))
     for i, label in enumerate(items[top:top + rows]):
-        row, index = len(text) + i, top + i
+        row, index = first + len(text) + i, top + i
         y = BODY_Y + row * LINE_H
         selected = index == cursor
         if selected:
             draw.rectangle((0, y - 1, MENU_LABEL + 1, y + CELL_H - 1), fill=1)
         draw_text(image, (2, y), fit(label, MENU_LABEL), fill=0 if selected else 1)
     if top > 0:
-        draw_text(image, (WIDTH - 6, BODY_Y + len(text) * LINE_H), "▲")
+        draw_text(image, (WIDTH - 6, BODY_Y + (first + len(text)) * LINE_H), "▲")
     if top + rows < len(items):
-        draw_text(image, (WIDTH - 6, BODY_Y + (BODY_LINES - 1) * LINE_H), "▼")
+        draw_text(image, (WIDTH - 6, BODY_Y + (first + BODY_LINES - 1) * LINE_H), "▼")
     return image
 
 
 def text_screen(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
-    _bar(image, draw, m["title"], m.get("right", ""))
+    first = _heading(image, draw, m, m["title"], m.get("right", ""))
     hint = m.get("hint", "")
     lines = clip([line for t in m.get("lines", []) for line in wrap(t, WIDTH)],
                  BODY_LINES - (1 if hint else 0))
-    for row, line in enumerate(lines):
+    for row, line in enumerate(lines, first):
         _line(image, row, line)
     _hint(image, hint)
     return image
@@ -159,11 +178,10 @@ _DIE_X, _DIE_Y = 10, 12  # the die stays put: an animation step redraws only its
 _ROLL_X = 54  # who rolls, what they need, then the result, right of the die
 
 
-def _die(image: Image.Image, draw: ImageDraw.ImageDraw, face: str) -> None:
-    draw.rounded_rectangle((_DIE_X, _DIE_Y, _DIE_X + 33, _DIE_Y + 33), radius=5, outline=1,
-                           width=2)
+def _die(image: Image.Image, draw: ImageDraw.ImageDraw, face: str, top: int) -> None:
+    draw.rounded_rectangle((_DIE_X, top, _DIE_X + 33, top + 33), radius=5, outline=1, width=2)
     w = text_width(face, 3)
-    draw_text(image, (_DIE_X + 17 - w // 2, _DIE_Y + 6), face, scale=3)
+    draw_text(image, (_DIE_X + 17 - w // 2, top + 6), face, scale=3)
 
 
 def roll(m: dict[str, Any]) -> Image.Image:
@@ -171,24 +189,25 @@ def roll(m: dict[str, Any]) -> Image.Image:
     where "rolling" was. Everything but the face and that word is the same in every
     step, so an animation step sends a few dozen bytes, not a frame."""
     image, draw = _canvas()
-    _bar(image, draw, m["purpose"])
+    first = _heading(image, draw, m, m["purpose"])  # with a heading, all a page lower
+    top = _DIE_Y + first * PAGE_H
     frame = m.get("frame")
     centarious = m["die"] == "centarious"
     x = _ROLL_X
-    _line(image, 0, m["player"], x)
+    _line(image, first, m["player"], x)
     if centarious:
-        _line(image, 1, "Centarious", x)
+        _line(image, first + 1, "Centarious", x)
     elif m.get("need") is not None:
-        _line(image, 1, f"need {m['need']}+", x)
-    y = BODY_Y + 3 * LINE_H  # "rolling", then the result: pages 4-5
+        _line(image, first + 1, f"need {m['need']}+", x)
+    y = BODY_Y + (first + 3) * LINE_H  # "rolling", then the result: two pages
     if frame is not None:
         face = str(frame % 2) if centarious else str(_TUMBLE[frame % len(_TUMBLE)])
-        _die(image, draw, face)
-        draw_text(image, (x, y), "rolling" + "." * (frame % 4))
+        _die(image, draw, face, top)
+        draw_text(image, (x, y), "rolling…")
         return image
-    _die(image, draw, str(m["value"]))
+    _die(image, draw, str(m["value"]), top)
     if not centarious and m.get("modifier"):
-        _line(image, 2, f"{m['value']}{m['modifier']:+d}={m['modified']}", x)
+        _line(image, first + 2, f"{m['value']}{m['modifier']:+d}={m['modified']}", x)
     result = str(m.get("result") or "")
     if result:
         scale = 2 if text_width(result, 2) <= WIDTH - x else 1
