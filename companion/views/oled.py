@@ -220,16 +220,20 @@ def roll(m: dict[str, Any]) -> Image.Image:
 
 
 def card(m: dict[str, Any]) -> Image.Image:
+    """The card's name centred, a rule, its text and who has it. Under a turn's bar
+    the title row takes the rule's page: the centred name still stands apart."""
     image, draw = _canvas()
-    _bar(image, draw, m["title"], "EVENT" if m["kind"] == "event" else "PART")
+    top = _heading(image, draw, m, m["title"], "EVENT" if m["kind"] == "event" else "PART")
     names = clip(wrap(m["name"], WIDTH), 2)  # "Quantum Error Correction" takes two lines
-    for row, line in enumerate(names):
+    for row, line in enumerate(names, top):
         draw_centered(image, BODY_Y + row * LINE_H, line)
-    rule = BODY_Y + len(names) * LINE_H + 3  # a page of its own under the name
-    draw.line((8, rule, WIDTH - 9, rule), fill=1)
-    first = len(names) + 1
-    for row, line in enumerate(clip(wrap(m["text"], WIDTH), BODY_LINES - first)):
-        _line(image, first + row, line)
+    first = top + len(names)
+    if not top:
+        rule = BODY_Y + first * LINE_H + 3  # a page of its own under the name
+        draw.line((8, rule, WIDTH - 9, rule), fill=1)
+        first += 1
+    for row, line in enumerate(clip(wrap(m["text"], WIDTH), BODY_LINES - first), first):
+        _line(image, row, line)
     footer = m.get("footer", "")
     if footer:
         draw_text(image, (WIDTH - text_width(fit(footer, WIDTH)), HINT_Y), fit(footer, WIDTH))

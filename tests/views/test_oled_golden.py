@@ -76,6 +76,13 @@ SCREENS = {
     "turn-roll-frame": {**ROLL, "bar": ["Rubicon", "turn 15"], "frame": 2},
     "turn-roll": {**ROLL, "bar": ["Rubicon", "turn 15"], "value": 4, "modifier": 1, "modified": 5,
                   "need": 2, "result": "evaded"},
+    "turn-card": {"screen": "card", "kind": "event", "title": "Rubicon draws",
+                  "bar": ["Mercurial", "turn 9"], "name": "Heisenberg",
+                  "text": "Roll d8, both ships jump around the ring; no defences "
+                          "(Event action).", "footer": "Rubicon keeps it"},
+    "turn-card-long-name": {"screen": "card", "kind": "component", "title": "Retrieved!",
+                            "bar": ["Rubicon", "turn 12"], "name": "Quantum Error Correction",
+                            "text": "+1 to defence rolls.", "footer": "aboard Rubicon"},
     "status": STATUS,
     "status-physical": {**STATUS, "hand": "Hand 3 cards", "parts": "Parts 0/8",
                         "engine_control": 6, "detection": {"space": 11, "value": 7},

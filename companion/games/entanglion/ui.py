@@ -547,7 +547,7 @@ class _Notices:
                                   summary=True, **bar,
                                   **({"details": details} if more else {})))
         if card is not None:
-            self.out.append({**card, "leds": final})
+            self.out.append({**card, "leds": final, **bar})
 
     def _card(self, entries: list[dict[str, Any]]
               ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
