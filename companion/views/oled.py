@@ -121,10 +121,11 @@ def menu(m: dict[str, Any]) -> Image.Image:
     for i, label in enumerate(items[top:top + rows]):
         row, index = first + len(text) + i, top + i
         y = BODY_Y + row * LINE_H
-        selected = index == cursor
-        if selected:
-            draw.rectangle((0, y - 1, MENU_LABEL + 1, y + CELL_H - 1), fill=1)
-        draw_text(image, (2, y), fit(label, MENU_LABEL), fill=0 if selected else 1)
+        if index == cursor:  # inverted like the title bar: its page exactly
+            draw.rectangle((0, y - 1, MENU_LABEL + 1, y + PAGE_H - 2), fill=1)
+            draw_text(image, (2, y - 1), fit(label, MENU_LABEL), fill=0)
+        else:
+            draw_text(image, (2, y), fit(label, MENU_LABEL))
     if top > 0:
         draw_text(image, (WIDTH - 6, BODY_Y + (first + len(text)) * LINE_H), "▲")
     if top + rows < len(items):
@@ -168,7 +169,7 @@ def status(m: dict[str, Any]) -> Image.Image:
     draw_text(image, (end + 3, BODY_Y + 2 * LINE_H), f"{m['engine_control']}/6")
     _line(image, 3, m["hand"])
     _line(image, 4, m["parts"])
-    _line(image, 5, m["next"])
+    draw_text(image, (0, HINT_Y), fit(m["next"], WIDTH))  # what to do, where hints go
     return image
 
 
