@@ -27,8 +27,15 @@ its ``screen`` key picks the layout:
 - ``qlanet_secret``: ``camp``, ``input``, ``planets`` (that camp's view), ``pairs``
   (``planets``, ``code``, ``bell``): a private OLED, or the shared one during a peek
 
+``menu``, ``text``, ``roll`` and ``card`` models may carry ``bar`` (``[left, right]``):
+in a game, the turn's title bar (whose turn it is, the turn number). The screen then
+keeps that bar and draws its own title on the first body row, so the panel's page 0
+does not change from one screen of a turn to the next.
+
 Text uses our own bitmap font, so images are pixel-exact across Pillow versions and
-golden-image tests can compare them bit for bit.
+golden-image tests can compare them bit for bit. Layouts follow the panel's RAM, 8
+pages of 8 pixel rows sent as changed columns only: every line of text sits in one
+page, so a changed line costs one page of bus time.
 """
 
 from __future__ import annotations
