@@ -49,8 +49,9 @@ class Menus:
             return self.ui.status(g, self.page)
         out = {"screen": "menu", "title": menu["title"], "text": list(menu["text"]),
                "items": [i.label for i in menu["items"]], "cursor": self.cursor}
-        if menu.get("right"):
-            out["right"] = menu["right"]
+        for key in ("right", "bar"):  # a setup counter; the turn's title bar
+            if menu.get(key):
+                out[key] = menu[key]
         return out
 
     def _main_menu(self) -> dict[str, Any]:
