@@ -1,8 +1,9 @@
 """Render the OLED font for a human to review: every glyph, then sample screens.
 
-Draws a 128-pixel-wide sheet (the real OLED width) with all glyphs 21 to a line in
-the order of ``font5x7.txt``, then some game text, an inverted bar and big dice
-digits, and saves it as a PNG. ``--zoom`` enlarges the sheet nearest-neighbour and
+Draws a 128-pixel-wide sheet (the real OLED width) with all glyphs as many to a line
+as fit, in the order of ``font5x7.txt``, then some game text in every language, an
+inverted bar and big dice digits, and saves it as a PNG. Lines are 9 px apart, as on
+the screens, because accented capitals use the free row above their cell. ``--zoom`` enlarges the sheet nearest-neighbour and
 adds a faint grid of character cells, so single pixels are easy to judge.
 
     python bench/font_sheet.py sheet.png [--zoom 6]
@@ -27,29 +28,44 @@ SAMPLES = [
     "Ω0→φ+ ←↑↓ ▲▼ ►◄ ●○",
     "Draw? ✓ × · … █░ €",
     "0O 1lI| 5S 8B 2Z g9q",
+    "„Zażółć gęślą jaźń”",
+    "PORAŻKA  ŹRÓDŁO ŻÓŁW",
+    "„Žluťoučký kůň“ úpěl",
+    "OMEGA DVĚ, TŘI  VÝHRA",
+    "ďábelské ódy – «ano»",
 ]
+LINE_H = 9  # the screens' body line pitch
+
+
+def table(chars: list[str]) -> list[str]:
+    """``chars`` in lines as full as the sheet's width allows."""
+    rows, line = [], ""
+    for char in chars:
+        if font.text_width(line + char) > WIDTH:
+            rows.append(line)
+            line = ""
+        line += char
+    return rows + [line] if line else rows
 
 
 def sheet() -> Image.Image:
-    chars = list(font.glyphs())
-    per_line = WIDTH // font.CELL_W
-    table = ["".join(chars[i : i + per_line]) for i in range(0, len(chars), per_line)]
+    glyph_rows = table(list(font.glyphs()))
     big = "123456"
     # glyph table, blank, samples, highlight bar, then scale-4 digits (4 lines tall)
-    height = (len(table) + 1 + len(SAMPLES) + 1 + 4) * font.CELL_H + 1
+    height = 1 + (len(glyph_rows) + 1 + len(SAMPLES) + 1) * LINE_H + 4 * font.CELL_H + 1
     image = Image.new("1", (WIDTH, height), 0)
-    y = 0
-    for line in table:
+    y = 1
+    for line in glyph_rows:
         font.draw_text(image, (0, y), line)
-        y += font.CELL_H
-    y += font.CELL_H
+        y += LINE_H
+    y += LINE_H
     for line in SAMPLES:
         font.draw_text(image, (0, y), line)
-        y += font.CELL_H
-    # A highlight bar: black text on a white row, as menus will draw it.
-    ImageDraw.Draw(image).rectangle((0, y, WIDTH - 1, y + font.CELL_H - 1), fill=1)
+        y += LINE_H
+    # A highlight bar: black text on a white row, as menus draw it.
+    ImageDraw.Draw(image).rectangle((0, y - 1, WIDTH - 1, y + font.CELL_H - 1), fill=1)
     font.draw_centered(image, y, "► Teleport ◄", fill=0)
-    y += font.CELL_H + 1
+    y += LINE_H + 1
     x = font.draw_text(image, (0, y), big[:3], scale=3)
     font.draw_text(image, (x, y), big[3:5], scale=4)
     return image

@@ -4,10 +4,12 @@ Glyphs come from ``font5x7.txt`` next to this module, never from Pillow's font
 engine, so a rendered screen is the same pixels on every machine and every Pillow
 version and golden-image tests can compare screens exactly.
 
-Every character occupies a fixed 6x8 cell: the 5x7 glyph plus one blank column on
-its right and one blank row below. A 128x64 screen therefore holds 8 lines of 21
-characters. ``scale`` enlarges pixels nearest-neighbour (the big dice number).
-Characters without a glyph draw as a box and never raise.
+A Latin character occupies a 6x8 cell: the 5x7 glyph plus one blank column on its
+right and one blank row below. A 128x64 screen therefore holds 8 lines of 21 Latin
+characters. Accented capitals reach one row above the cell (the row every layout
+leaves free between lines). Widths are measured in pixels per character, so other
+advances can sit beside the Latin ones. ``scale`` enlarges pixels nearest-neighbour
+(the big dice number). Characters without a glyph draw as a box and never raise.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ ELLIPSIS = "\u2026"
 
 _ON = "#"
 _OFF = "."
+_RAISED = "^"
+"""Prefix of a glyph's optional first row, drawn in the free row above the cell."""
 _DATA_FILE = "font5x7.txt"
 
 # While a ``truncations()`` block runs: every text the views cut or clip, and whether
@@ -67,20 +71,24 @@ def _report(text: str) -> None:
 def parse_glyphs(text: str) -> dict[str, tuple[str, ...]]:
     """Parse font data (format described at the top of ``font5x7.txt``).
 
-    Returns character -> 7 row strings of 5 '#'/'.' cells. Strict on purpose: a
-    malformed glyph raises ``ValueError`` naming the line, instead of quietly
-    drawing something the reviewer never saw.
+    Returns character -> row strings of 5 '#'/'.' cells: 7 rows, or 8 when the glyph
+    uses the row above its cell (then that row comes first, without its '^').
+    Strict on purpose: a malformed glyph raises ``ValueError`` naming the line,
+    instead of quietly drawing something the reviewer never saw.
     """
     glyphs: dict[str, tuple[str, ...]] = {}
     char: str | None = None
     rows: list[str] = []
+    raised = False
     start = 0
 
     def finish() -> None:
         if char is None:
             return
-        if len(rows) != GLYPH_H:
-            raise ValueError(f"line {start}: glyph {char!r} has {len(rows)} rows, want {GLYPH_H}")
+        if len(rows) - raised != GLYPH_H:
+            raise ValueError(
+                f"line {start}: glyph {char!r} has {len(rows) - raised} rows, want {GLYPH_H}"
+            )
         glyphs[char] = tuple(rows)
 
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -98,15 +106,19 @@ def parse_glyphs(text: str) -> dict[str, tuple[str, ...]]:
                 raise ValueError(f"line {number}: bad character token {token!r}")
             if char in glyphs:
                 raise ValueError(f"line {number}: duplicate glyph {char!r}")
-            rows, start = [], number
+            rows, raised, start = [], False, number
             continue
         if char is None:
             raise ValueError(f"line {number}: pixel row before any 'char' line")
+        if line.startswith(_RAISED):
+            if rows:
+                raise ValueError(f"line {number}: glyph {char!r}: only its first row may be '^'")
+            raised, line = True, line[1:]
         if len(line) != GLYPH_W or set(line) - {_ON, _OFF}:
             raise ValueError(
                 f"line {number}: glyph {char!r} row {line!r} is not {GLYPH_W} of '#'/'.'"
             )
-        if len(rows) == GLYPH_H:
+        if len(rows) - raised == GLYPH_H:
             raise ValueError(f"line {number}: glyph {char!r} has more than {GLYPH_H} rows")
         rows.append(line)
     finish()
@@ -127,20 +139,24 @@ def _pattern_image(rows: tuple[str, ...]) -> Image.Image | None:
     if not any(_ON in row for row in rows):
         return None
     data = bytes(255 if cell == _ON else 0 for row in rows for cell in row)
-    return Image.frombytes("L", (GLYPH_W, GLYPH_H), data).convert("1")
+    return Image.frombytes("L", (GLYPH_W, len(rows)), data).convert("1")
 
 
 @cache
-def _masks() -> dict[str, Image.Image | None]:
-    # Built once; draw_text then only pastes, which is what makes it fast.
-    return {char: _pattern_image(rows) for char, rows in glyphs().items()}
+def _masks() -> dict[str, tuple[Image.Image | None, int]]:
+    # Built once; draw_text then only pastes, which is what makes it fast. The
+    # number is the mask's top row relative to the cell: -1 for a raised glyph.
+    return {
+        char: (_pattern_image(rows), GLYPH_H - len(rows)) for char, rows in glyphs().items()
+    }
 
 
-_scaled: dict[tuple[str, int], Image.Image | None] = {}
+_scaled: dict[tuple[str, int], tuple[Image.Image | None, int]] = {}
 
 
-def _mask(char: str, scale: int) -> Image.Image | None:
-    """Mask for ``char`` at ``scale`` (unknown characters get the box)."""
+def _mask(char: str, scale: int) -> tuple[Image.Image | None, int]:
+    """Mask for ``char`` at ``scale`` and its top relative to the cell's top (unknown
+    characters get the box)."""
     masks = _masks()
     if char not in masks:
         char = UNKNOWN
@@ -149,10 +165,10 @@ def _mask(char: str, scale: int) -> Image.Image | None:
     key = (char, scale)
     if key not in _scaled:
         # Lazily: only the dice digits are ever drawn big, at one or two scales.
-        base = masks[char]
-        _scaled[key] = None if base is None else base.resize(
-            (GLYPH_W * scale, GLYPH_H * scale), Image.Resampling.NEAREST
-        )
+        base, top = masks[char]
+        _scaled[key] = (None if base is None else base.resize(
+            (base.width * scale, base.height * scale), Image.Resampling.NEAREST
+        ), top * scale)
     return _scaled[key]
 
 
@@ -167,10 +183,22 @@ def _check_scale(scale: int) -> None:
         raise ValueError(f"scale must be >= 1, got {scale}")
 
 
+def advance(char: str, scale: int = 1) -> int:
+    """Pixels from ``char``'s left edge to the next character's, gap included."""
+    return CELL_W * scale
+
+
 def text_width(text: str, scale: int = 1) -> int:
     """Width in pixels of ``text`` on one line, counting each trailing gap column."""
     _check_scale(scale)
-    return len(_nfc(text)) * CELL_W * scale
+    return sum(advance(char, scale) for char in _nfc(text))
+
+
+def missing(text: str) -> list[str]:
+    """The distinct characters of ``text`` that would draw as the unknown box, in
+    order of first appearance (line breaks excepted: ``wrap`` consumes them)."""
+    masks = _masks()
+    return [char for char in dict.fromkeys(_nfc(text)) if char not in masks and char != "\n"]
 
 
 def draw_text(
@@ -189,24 +217,26 @@ def draw_text(
         raise ValueError(f"draw_text needs a mode '1' image, got {image.mode!r}")
     text = _nfc(text)
     x, y = xy
-    advance = CELL_W * scale
-    end = x + len(text) * advance
     width, height = image.size
-    if (x < 0 or end - scale > width or y < 0 or y + GLYPH_H * scale > height) and text.strip():
+    placed = []
+    top = y
+    for char in text:
+        mask, dy = _mask(char, scale)
+        placed.append((x, mask, dy))
+        if mask is not None:
+            top = min(top, y + dy)
+        x += advance(char, scale)
+    end = x
+    if (xy[0] < 0 or end - scale > width or top < 0 or y + GLYPH_H * scale > height) \
+            and text.strip():
         _report(text)  # some of it falls off the screen
-    if y >= height or y + GLYPH_H * scale <= 0:
-        return end  # the whole line is off-screen
-    if not _paste:
+    if not _paste or y >= height or y + GLYPH_H * scale <= 0:
         return end
     colour = 255 if fill else 0
-    # Only characters that overlap the image are pasted; paste itself clips the
-    # partly visible ones at the edges.
-    first = max(0, -x // advance)
-    last = min(len(text), -(-(width - x) // advance))
-    for index in range(first, last):
-        mask = _mask(text[index], scale)
-        if mask is not None:
-            image.paste(colour, (x + index * advance, y), mask)
+    for left, mask, dy in placed:
+        # paste clips the partly visible glyphs at the edges itself.
+        if mask is not None and left < width and left + mask.width > 0:
+            image.paste(colour, (left, y + dy), mask)
     return end
 
 
@@ -222,11 +252,6 @@ def draw_centered(
     return draw_text(image, ((image.width - ink) // 2, y), text, fill, scale)
 
 
-def _chars_per_line(width_px: int, scale: int) -> int:
-    _check_scale(scale)
-    return width_px // (CELL_W * scale)
-
-
 def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
     """Greedy word wrap into lines that fit ``width_px``.
 
@@ -236,25 +261,39 @@ def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
     paragraph was; if not even one character fits, each line holds one character
     anyway rather than looping or losing text.
     """
-    per_line = max(1, _chars_per_line(width_px, scale))
+    _check_scale(scale)
+    space = advance(" ", scale)
     lines: list[str] = []
     for paragraph in _nfc(text).split("\n"):
-        line = ""
+        line, used = "", 0
         for word in paragraph.split(" "):
             if not word:
                 continue
-            if line and len(line) + 1 + len(word) <= per_line:
-                line += " " + word
+            size = text_width(word, scale)
+            if line and used + space + size <= width_px:
+                line, used = line + " " + word, used + space + size
                 continue
             if line:
                 lines.append(line)
             # Cut an over-long word; its last piece may still share a line.
-            while len(word) > per_line:
-                lines.append(word[:per_line])
-                word = word[per_line:]
-            line = word
+            while size > width_px and len(word) > 1:
+                piece = _head(word, width_px, scale)
+                lines.append(piece)
+                word = word[len(piece):]
+                size = text_width(word, scale)
+            line, used = word, size
         lines.append(line)
     return lines
+
+
+def _head(text: str, width_px: int, scale: int) -> str:
+    """The longest start of ``text`` that fits ``width_px``; at least one character."""
+    used = 0
+    for index, char in enumerate(text):
+        used += advance(char, scale)
+        if used > width_px:
+            return text[: max(1, index)]
+    return text
 
 
 def fit(text: str, width_px: int, scale: int = 1) -> str:
@@ -264,13 +303,14 @@ def fit(text: str, width_px: int, scale: int = 1) -> str:
     when not even the ellipsis fits.
     """
     text = _nfc(text)
-    per_line = _chars_per_line(width_px, scale)
-    if len(text) <= per_line:
+    if text_width(text, scale) <= width_px:
         return text
     _report(text)
-    if per_line < 1:
+    room = width_px - advance(ELLIPSIS, scale)
+    if room < 0:
         return ""
-    return text[: per_line - 1].rstrip(" ") + ELLIPSIS
+    kept = _head(text, room, scale) if room >= advance(text[0], scale) else ""
+    return kept.rstrip(" ") + ELLIPSIS
 
 
 def clip(lines: list[str], count: int) -> list[str]:
