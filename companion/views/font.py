@@ -14,6 +14,7 @@ advances can sit beside the Latin ones. ``scale`` enlarges pixels nearest-neighb
 
 from __future__ import annotations
 
+import struct
 import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -38,6 +39,25 @@ _OFF = "."
 _RAISED = "^"
 """Prefix of a glyph's optional first row, drawn in the free row above the cell."""
 _DATA_FILE = "font5x7.txt"
+
+WIDE_W = 8
+"""Advance of a full-width (Japanese) character: a 7x7 glyph plus one gap column."""
+WIDE_H = 7
+_WIDE_FILE = "japanese8x8.bin"
+_WIDE_MAGIC = b"JG87"
+_WIDE_BLOCKS = ((0x3000, 0x30FF), (0x4E00, 0x9FFF), (0xFF00, 0xFFEF))
+"""The blocks the Japanese file draws from (CJK punctuation and kana, kanji,
+full-width forms). Only characters in them open the file, so English never does."""
+
+# Line-breaking rules for Japanese (kinsoku): no line starts with closing
+# punctuation, the long-vowel mark, the middle dot or a small kana, and none ends
+# with an opening bracket. The ASCII marks are here for mixed text such as "確定!".
+NO_LINE_START = frozenset(
+    "、。，．・：；！？）」』】〕〉》］｝ー～…"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+    ",.:;!?)]}%"
+)
+NO_LINE_END = frozenset("「『（【〔〈《［｛([{")
 
 # While a ``truncations()`` block runs: every text the views cut or clip, and whether
 # glyphs are drawn at all (a check of layouts only needs their arithmetic).
@@ -134,6 +154,49 @@ def glyphs() -> Mapping[str, tuple[str, ...]]:
     return MappingProxyType(parse_glyphs(text))
 
 
+def parse_wide(data: bytes) -> dict[str, bytes]:
+    """Parse the Japanese glyph file (format in ``tools/make_japanese_glyphs.py``):
+    character -> 7 row bytes, bit 7 the leftmost of 7 columns. Strict like
+    ``parse_glyphs``: a damaged file raises ``ValueError`` instead of drawing noise."""
+    if data[:4] != _WIDE_MAGIC or len(data) < 6:
+        raise ValueError("not a Japanese glyph file (bad magic)")
+    (count,) = struct.unpack_from(">H", data, 4)
+    rows_at = 6 + 2 * count
+    if len(data) != rows_at + WIDE_H * count:
+        raise ValueError(f"Japanese glyph file: {len(data)} bytes, want {rows_at + WIDE_H * count}")
+    codes = struct.unpack_from(f">{count}H", data, 6)
+    if any(a >= b for a, b in zip(codes, codes[1:])):
+        raise ValueError("Japanese glyph file: code points not strictly ascending")
+    wide: dict[str, bytes] = {}
+    for index, code in enumerate(codes):
+        char = chr(code)
+        if not _in_wide_blocks(char):
+            raise ValueError(f"Japanese glyph file: U+{code:04X} is outside the Japanese blocks")
+        rows = data[rows_at + index * WIDE_H: rows_at + (index + 1) * WIDE_H]
+        if any(row & 1 for row in rows):
+            raise ValueError(f"Japanese glyph file: U+{code:04X} uses its gap column")
+        wide[char] = rows
+    return wide
+
+
+def _in_wide_blocks(char: str) -> bool:
+    code = ord(char)
+    return any(first <= code <= last for first, last in _WIDE_BLOCKS)
+
+
+@cache
+def wide_glyphs() -> Mapping[str, bytes]:
+    """The Japanese glyphs (read once, on the first Japanese character drawn or measured)."""
+    data = resources.files(__package__).joinpath(_WIDE_FILE).read_bytes()
+    return MappingProxyType(parse_wide(data))
+
+
+def _wide_image(rows: bytes) -> Image.Image | None:
+    if not any(rows):
+        return None
+    return Image.frombytes("1", (WIDE_W, WIDE_H), rows)
+
+
 def _pattern_image(rows: tuple[str, ...]) -> Image.Image | None:
     """Mode "1" mask of a pattern; None for a blank glyph so drawing can skip it."""
     if not any(_ON in row for row in rows):
@@ -152,6 +215,12 @@ def _masks() -> dict[str, tuple[Image.Image | None, int]]:
 
 
 _scaled: dict[tuple[str, int], tuple[Image.Image | None, int]] = {}
+_wide_masks: dict[str, tuple[Image.Image | None, int]] = {}
+
+
+def _is_wide(char: str) -> bool:
+    """True for a character drawn from the Japanese file (which this may load)."""
+    return _in_wide_blocks(char) and char not in _masks() and char in wide_glyphs()
 
 
 def _mask(char: str, scale: int) -> tuple[Image.Image | None, int]:
@@ -159,7 +228,14 @@ def _mask(char: str, scale: int) -> tuple[Image.Image | None, int]:
     characters get the box)."""
     masks = _masks()
     if char not in masks:
-        char = UNKNOWN
+        if _is_wide(char):
+            if char not in _wide_masks:
+                # One mask per character actually drawn: a screen of Japanese needs
+                # dozens of the 3,000-odd glyphs, so building all would waste memory.
+                _wide_masks[char] = (_wide_image(wide_glyphs()[char]), 0)
+            masks = _wide_masks
+        else:
+            char = UNKNOWN
     if scale == 1:
         return masks[char]
     key = (char, scale)
@@ -184,8 +260,9 @@ def _check_scale(scale: int) -> None:
 
 
 def advance(char: str, scale: int = 1) -> int:
-    """Pixels from ``char``'s left edge to the next character's, gap included."""
-    return CELL_W * scale
+    """Pixels from ``char``'s left edge to the next character's, gap included: 6 for
+    Latin (and the box), 8 for Japanese."""
+    return (WIDE_W if _is_wide(char) else CELL_W) * scale
 
 
 def text_width(text: str, scale: int = 1) -> int:
@@ -198,7 +275,10 @@ def missing(text: str) -> list[str]:
     """The distinct characters of ``text`` that would draw as the unknown box, in
     order of first appearance (line breaks excepted: ``wrap`` consumes them)."""
     masks = _masks()
-    return [char for char in dict.fromkeys(_nfc(text)) if char not in masks and char != "\n"]
+    return [
+        char for char in dict.fromkeys(_nfc(text))
+        if char not in masks and char != "\n" and not _is_wide(char)
+    ]
 
 
 def draw_text(
@@ -253,13 +333,15 @@ def draw_centered(
 
 
 def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
-    """Greedy word wrap into lines that fit ``width_px``.
+    """Greedy wrap into lines that fit ``width_px``.
 
-    Words are separated by spaces (runs of spaces collapse); each '\\n' starts a new
-    line, so "a\\n\\nb" keeps its blank line and "" gives one empty line. A word too
-    long for a line is cut into line-sized pieces. Lines are never empty unless the
-    paragraph was; if not even one character fits, each line holds one character
-    anyway rather than looping or losing text.
+    Latin text breaks at spaces (runs of spaces collapse). Japanese has no spaces,
+    so a line may also break between two characters when either is Japanese, except
+    where the kinsoku rules forbid it (``NO_LINE_START``, ``NO_LINE_END``). Each
+    '\\n' starts a new line, so "a\\n\\nb" keeps its blank line and "" gives one
+    empty line. A piece too long for a line is cut into line-sized parts. Lines are
+    never empty unless the paragraph was; if not even one character fits, each line
+    holds one character anyway rather than looping or losing text.
     """
     _check_scale(scale)
     space = advance(" ", scale)
@@ -267,23 +349,40 @@ def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
     for paragraph in _nfc(text).split("\n"):
         line, used = "", 0
         for word in paragraph.split(" "):
-            if not word:
-                continue
-            size = text_width(word, scale)
-            if line and used + space + size <= width_px:
-                line, used = line + " " + word, used + space + size
-                continue
-            if line:
-                lines.append(line)
-            # Cut an over-long word; its last piece may still share a line.
-            while size > width_px and len(word) > 1:
-                piece = _head(word, width_px, scale)
-                lines.append(piece)
-                word = word[len(piece):]
-                size = text_width(word, scale)
-            line, used = word, size
+            for index, piece in enumerate(_pieces(word)):
+                gap = space if line and index == 0 else 0
+                size = text_width(piece, scale)
+                if line and used + gap + size <= width_px:
+                    line, used = line + " " * (gap > 0) + piece, used + gap + size
+                    continue
+                if line:
+                    lines.append(line)
+                # Cut an over-long piece; its last part may still share a line.
+                while size > width_px and len(piece) > 1:
+                    part = _head(piece, width_px, scale)
+                    lines.append(part)
+                    piece = piece[len(part):]
+                    size = text_width(piece, scale)
+                line, used = piece, size
         lines.append(line)
     return lines
+
+
+def _pieces(word: str) -> list[str]:
+    """``word`` (no spaces) split where a line may break inside it."""
+    pieces, start = [], 0
+    for index in range(1, len(word)):
+        before, after = word[index - 1], word[index]
+        if (
+            (_is_wide(before) or _is_wide(after))
+            and after not in NO_LINE_START
+            and before not in NO_LINE_END
+        ):
+            pieces.append(word[start:index])
+            start = index
+    if word:
+        pieces.append(word[start:])
+    return pieces
 
 
 def _head(text: str, width_px: int, scale: int) -> str:
