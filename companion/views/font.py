@@ -220,7 +220,7 @@ _wide_masks: dict[str, tuple[Image.Image | None, int]] = {}
 
 def _is_wide(char: str) -> bool:
     """True for a character drawn from the Japanese file (which this may load)."""
-    return _in_wide_blocks(char) and char not in _masks() and char in wide_glyphs()
+    return char not in _masks() and _in_wide_blocks(char) and char in wide_glyphs()
 
 
 def _mask(char: str, scale: int) -> tuple[Image.Image | None, int]:
@@ -259,16 +259,31 @@ def _check_scale(scale: int) -> None:
         raise ValueError(f"scale must be >= 1, got {scale}")
 
 
+_advances: dict[str, int] = {}
+"""Advance at scale 1 of every character measured so far: measuring is on every
+screen's hot path, and a dictionary hit is the cheapest test there is."""
+
+
 def advance(char: str, scale: int = 1) -> int:
     """Pixels from ``char``'s left edge to the next character's, gap included: 6 for
     Latin (and the box), 8 for Japanese."""
-    return (WIDE_W if _is_wide(char) else CELL_W) * scale
+    width = _advances.get(char)
+    if width is None:
+        width = _advances[char] = WIDE_W if _is_wide(char) else CELL_W
+    return width * scale
 
 
 def text_width(text: str, scale: int = 1) -> int:
     """Width in pixels of ``text`` on one line, counting each trailing gap column."""
     _check_scale(scale)
-    return sum(advance(char, scale) for char in _nfc(text))
+    return _width(_nfc(text)) * scale
+
+
+def _width(text: str) -> int:
+    """Width at scale 1 of text that is already NFC."""
+    if text.isascii():  # every ASCII character (or its box) is one Latin cell
+        return len(text) * CELL_W
+    return sum(map(advance, text))
 
 
 def missing(text: str) -> list[str]:
@@ -298,12 +313,13 @@ def draw_text(
     text = _nfc(text)
     x, y = xy
     width, height = image.size
+    latin = _masks() if scale == 1 else {}
     placed = []
     top = y
     for char in text:
-        mask, dy = _mask(char, scale)
-        placed.append((x, mask, dy))
+        mask, dy = latin.get(char) or _mask(char, scale)
         if mask is not None:
+            placed.append((x, mask, dy))
             top = min(top, y + dy)
         x += advance(char, scale)
     end = x
@@ -315,7 +331,7 @@ def draw_text(
     colour = 255 if fill else 0
     for left, mask, dy in placed:
         # paste clips the partly visible glyphs at the edges itself.
-        if mask is not None and left < width and left + mask.width > 0:
+        if left < width and left + mask.width > 0:
             image.paste(colour, (left, y + dy), mask)
     return end
 
@@ -351,7 +367,7 @@ def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
         for word in paragraph.split(" "):
             for index, piece in enumerate(_pieces(word)):
                 gap = space if line and index == 0 else 0
-                size = text_width(piece, scale)
+                size = _width(piece) * scale
                 if line and used + gap + size <= width_px:
                     line, used = line + " " * (gap > 0) + piece, used + gap + size
                     continue
@@ -362,7 +378,7 @@ def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
                     part = _head(piece, width_px, scale)
                     lines.append(part)
                     piece = piece[len(part):]
-                    size = text_width(piece, scale)
+                    size = _width(piece) * scale
                 line, used = piece, size
         lines.append(line)
     return lines
@@ -370,6 +386,8 @@ def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
 
 def _pieces(word: str) -> list[str]:
     """``word`` (no spaces) split where a line may break inside it."""
+    if word.isascii():
+        return [word] if word else []
     pieces, start = [], 0
     for index in range(1, len(word)):
         before, after = word[index - 1], word[index]

@@ -102,6 +102,13 @@ def test_japanese_is_8_px_wide_beside_6_px_latin():
     assert text_width("あ" * 16) == 128  # 16 full-width characters a line
 
 
+@given(st.text(alphabet=st.sampled_from(list("aZ~\x00\t€ąŽ確あー。ｱ")), max_size=20))
+def test_a_width_is_the_sum_of_its_characters_advances(text):
+    assert text_width(text) == sum(font.advance(char) for char in text)
+    image = Image.new("1", (200, 10))
+    assert draw_text(image, (0, 1), text) == text_width(text)
+
+
 def test_a_kana_draws_its_file_bitmap_at_the_cell_corner():
     image = Image.new("1", (30, 12))
     end = draw_text(image, (3, 2), "Aあ")
