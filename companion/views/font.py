@@ -260,8 +260,9 @@ def _check_scale(scale: int) -> None:
 
 
 _advances: dict[str, int] = {}
-"""Advance at scale 1 of every character measured so far: measuring is on every
-screen's hot path, and a dictionary hit is the cheapest test there is."""
+"""Advance at scale 1 of every character with a glyph measured so far: measuring is
+on every screen's hot path, and a dictionary hit is the cheapest test there is.
+Characters without a glyph are not kept, so odd input cannot grow this."""
 
 
 def advance(char: str, scale: int = 1) -> int:
@@ -269,7 +270,9 @@ def advance(char: str, scale: int = 1) -> int:
     Latin (and the box), 8 for Japanese."""
     width = _advances.get(char)
     if width is None:
-        width = _advances[char] = WIDE_W if _is_wide(char) else CELL_W
+        width = WIDE_W if _is_wide(char) else CELL_W
+        if width == WIDE_W or char in _masks():
+            _advances[char] = width
     return width * scale
 
 
@@ -369,7 +372,7 @@ def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
                 gap = space if line and index == 0 else 0
                 size = _width(piece) * scale
                 if line and used + gap + size <= width_px:
-                    line, used = line + " " * (gap > 0) + piece, used + gap + size
+                    line, used = line + (" " if gap else "") + piece, used + gap + size
                     continue
                 if line:
                     lines.append(line)
