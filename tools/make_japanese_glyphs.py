@@ -34,9 +34,9 @@ import sys
 from PIL import Image, ImageDraw, ImageFont
 
 DEFAULT_FONT = "/usr/share/fonts/truetype/misaki/misaki_gothic_2nd.ttf"
-DEFAULT_OUTPUT = os.path.join(
+DEFAULT_OUTPUT = os.path.normpath(os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "companion", "views", "japanese8x8.bin"
-)
+))
 MAGIC = b"JG87"
 CELL = 8
 ROWS = 7

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import struct
 import subprocess
 import sys
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -64,6 +66,20 @@ def test_every_glyph_is_7x7_inside_its_8x8_cell_and_none_is_blank_or_repeated():
     # The JIS wave dash maps to U+301C or U+FF5E depending on the converter; both
     # draw it.
     assert repeats == {frozenset("〜～")}
+
+
+def test_the_converter_reproduces_the_committed_file():
+    """The file is generated, never edited: where the Misaki TTF is installed the
+    converter must rebuild it byte for byte (CI has no font package: it skips)."""
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_japanese_glyphs", root / "tools" / "make_japanese_glyphs.py")
+    converter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(converter)
+    if not Path(converter.DEFAULT_FONT).exists():
+        pytest.skip(f"{converter.DEFAULT_FONT} is not installed (Debian fonts-misaki)")
+    data = resources.files("companion.views").joinpath("japanese8x8.bin").read_bytes()
+    assert converter.encode(converter.build(converter.DEFAULT_FONT)) == data
 
 
 def _file(codes: list[int], rows: bytes | None = None) -> bytes:
