@@ -310,7 +310,7 @@ def end(m: dict[str, Any]) -> Image.Image:
 def qno(m: dict[str, Any]) -> Image.Image:
     """The effective top big, then value and direction, and everyone's card count."""
     image, draw = _canvas()
-    _bar(image, draw, f"{m['turn']} to play", f"turn {m['number']}")
+    _turn_bar(image, draw, m)
     draw_text(image, (2, BODY_Y), f"|{m['state']}>", scale=2)  # pages 1-2
     arrow = "→" if m["direction"] > 0 else "←"
     draw_text(image, (66, BODY_Y), fit(m["value"], WIDTH - 66))
