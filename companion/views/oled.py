@@ -27,8 +27,8 @@ its ``screen`` key picks the layout:
 - ``qlanet_secret``: ``camp``, ``input``, ``planets`` (that camp's view), ``pairs``
   (``planets``, ``code``, ``bell``): a private OLED, or the shared one during a peek
 
-``menu``, ``text``, ``roll`` and ``card`` models may carry ``bar`` (``[left, right]``):
-in a game, the turn's title bar (whose turn it is, the turn number). The screen then
+``menu``, ``text``, ``roll`` and ``card`` models may carry ``bar`` (``turn``, ``number``):
+in a game, the turn's title bar as the resting screen shows it. The screen then
 keeps that bar and draws its own title on the first body row, so the panel's page 0
 does not change from one screen of a turn to the next.
 
@@ -76,6 +76,12 @@ def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = 
         draw_text(image, (WIDTH - text_width(right), 0), right, fill=0)
 
 
+def _turn_bar(image: Image.Image, draw: ImageDraw.ImageDraw, bar: dict[str, Any]) -> None:
+    """Whose turn it is and its number: the resting screen's bar, kept by every screen
+    of the turn."""
+    _bar(image, draw, str(bar["turn"]), f"turn {bar['number']}")
+
+
 def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, m: dict[str, Any], title: str,
              right: str = "") -> int:
     """The title bar, and the first body row the screen's own content may use.
@@ -87,7 +93,7 @@ def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, m: dict[str, Any], t
     if not m.get("bar"):
         _bar(image, draw, title, right)
         return 0
-    _bar(image, draw, *m["bar"])
+    _turn_bar(image, draw, m["bar"])
     width = WIDTH - (text_width(right) + 2 if right else 0)
     _line(image, 0, fit(title, width))
     if right:
@@ -159,7 +165,7 @@ def status(m: dict[str, Any]) -> Image.Image:
     """Entanglion's resting screen: the track with the value to beat large beside it,
     the ships, engine control, the hand, parts and events, and the next step."""
     image, draw = _canvas()
-    _bar(image, draw, f"{m['turn']}", f"turn {m['number']}")
+    _turn_bar(image, draw, m)
     det = m["detection"]
     _line(image, 0, "Det")
     _boxes(draw, 20, BODY_Y + 1, det["space"], 12)
@@ -304,7 +310,7 @@ def end(m: dict[str, Any]) -> Image.Image:
 def qno(m: dict[str, Any]) -> Image.Image:
     """The effective top big, then value and direction, and everyone's card count."""
     image, draw = _canvas()
-    _bar(image, draw, f"{m['turn']} to play", f"turn {m['number']}")
+    _turn_bar(image, draw, m)
     draw_text(image, (2, BODY_Y), f"|{m['state']}>", scale=2)  # pages 1-2
     arrow = "→" if m["direction"] > 0 else "←"
     draw_text(image, (66, BODY_Y), fit(m["value"], WIDTH - 66))

@@ -21,7 +21,7 @@ ROLL = {"screen": "roll", "player": "Rubicon", "die": "d8", "purpose": "Orbital 
 
 
 def test_a_rolling_die_changes_only_its_face():
-    for bar in ({}, {"bar": ["Rubicon", "turn 7"]}):
+    for bar in ({}, {"bar": {"turn": "Rubicon", "number": 7}}):
         steps = [pages_of(oled.render({**ROLL, **bar, "frame": f})) for f in range(6)]
         for before, after in zip(steps, steps[1:]):
             spans = changed_spans(before, after)
@@ -33,7 +33,7 @@ def test_a_rolling_die_changes_only_its_face():
 
 def _bar_of(model):
     if model["screen"] == "status":
-        return [model["turn"], f"turn {model['number']}"]
+        return {"turn": model["turn"], "number": model["number"]}
     return model.get("bar")
 
 

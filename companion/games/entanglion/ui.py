@@ -358,7 +358,7 @@ class _Board:
         same on every screen of that turn as on the resting screen."""
         if self.turn is None or self.result is not None:
             return {}
-        return {"bar": [who(self.turn), f"turn {self.number}"]}
+        return {"bar": {"turn": who(self.turn), "number": self.number}}
 
     def model(self, placed: list[str] | None = None, highlight: str = "") -> dict[str, Any]:
         if placed is not None:  # placing components: only those already announced
@@ -832,7 +832,7 @@ def _bar(g: Entanglion) -> dict[str, Any]:
     s = g.state
     if s.status != "playing":
         return {}
-    return {"bar": [who(s.turn_player), f"turn {s.turn_number}"]}
+    return {"bar": {"turn": who(s.turn_player), "number": s.turn_number}}
 
 
 # ------------------------------------------------------------------ tags
