@@ -1,11 +1,15 @@
-"""Render the OLED font for a human to review: every glyph, then sample screens.
+"""Render the OLED fonts for a human to review: glyph tables, then sample text.
 
-Draws a 128-pixel-wide sheet (the real OLED width) with all glyphs 21 to a line in
-the order of ``font5x7.txt``, then some game text, an inverted bar and big dice
-digits, and saves it as a PNG. ``--zoom`` enlarges the sheet nearest-neighbour and
-adds a faint grid of character cells, so single pixels are easy to judge.
+Draws a 128-pixel-wide sheet (the real OLED width) for one script and saves it as a
+PNG. ``latin``: every glyph of ``font5x7.txt`` as many to a line as fit, game text
+in English, Polish and Czech, an inverted bar and big dice digits. ``japanese``:
+the kana and punctuation of the Japanese glyph file, the kanji the screens' game
+terms use, and sample screen text. Lines are 9 px apart, as on the screens, since
+accented capitals use the free row above their cell. ``--zoom`` enlarges the sheet
+nearest-neighbour and adds a faint grid, so single pixels are easy to judge. The
+tests keep a golden image of each sheet.
 
-    python bench/font_sheet.py sheet.png [--zoom 6]
+    python bench/font_sheet.py sheet.png [--script japanese] [--zoom 6]
 """
 
 from __future__ import annotations
@@ -21,35 +25,73 @@ from PIL import Image, ImageDraw  # noqa: E402
 from companion.views import font  # noqa: E402
 
 WIDTH = 128
-SAMPLES = [
-    "Schrödinger's cat",
-    "|ψ⟩=(|0⟩+|1⟩)/√2",
-    "Ω0→φ+ ←↑↓ ▲▼ ►◄ ●○",
-    "Draw? ✓ × · … █░ €",
-    "0O 1lI| 5S 8B 2Z g9q",
-]
+LINE_H = 9  # the screens' body line pitch
+SAMPLES = {
+    "latin": [
+        "Schrödinger's cat",
+        "|ψ⟩=(|0⟩+|1⟩)/√2",
+        "Ω0→φ+ ←↑↓ ▲▼ ►◄ ●○",
+        "Draw? ✓ × · … █░",
+        "0O 1lI| 5S 8B 2Z g9q",
+        "„Zażółć gęślą jaźń”",
+        "PORAŻKA  ŹRÓDŁO ŻÓŁW",
+        "„Žluťoučký kůň“ úpěl",
+        "OMEGA DVĚ, TŘI  VÝHRA",
+        "ďábelské ódy – «ano»",
+    ],
+    "japanese": [
+        "ひみつのあんごう 確定0",
+        "プレイヤー1の手番です。",
+        "量子惑星 陣営 総コスト",
+        "わくせいを えらんでね",
+        "「カードを引く」？！・",
+        "設定 言語 再開 終了",
+        "Entanglionダイス（8面）",
+        "つかったカード: 3まい",
+    ],
+}
+# The kanji of the game terms and box words most likely on screen, to judge at a glance.
+KANJI = "確定陣営領地量子惑星手番総秘密暗号設定言語再開終了勝利敗北銀河宇宙船引捨山札測定"
+BAR = {"latin": "► Teleport ◄", "japanese": "► テレポート ◄"}
 
 
-def sheet() -> Image.Image:
-    chars = list(font.glyphs())
-    per_line = WIDTH // font.CELL_W
-    table = ["".join(chars[i : i + per_line]) for i in range(0, len(chars), per_line)]
+def table(chars: list[str]) -> list[str]:
+    """``chars`` in lines as full as the sheet's width allows."""
+    rows, line = [], ""
+    for char in chars:
+        if font.text_width(line + char) > WIDTH:
+            rows.append(line)
+            line = ""
+        line += char
+    return rows + [line] if line else rows
+
+
+def glyph_table(script: str) -> list[str]:
+    if script == "latin":
+        return table(list(font.glyphs()))
+    kana = [c for c in font.wide_glyphs() if 0x3000 < ord(c) <= 0x30FF]
+    return table(kana) + table(list(KANJI))
+
+
+def sheet(script: str = "latin") -> Image.Image:
+    glyph_rows = glyph_table(script)
+    samples = SAMPLES[script]
     big = "123456"
     # glyph table, blank, samples, highlight bar, then scale-4 digits (4 lines tall)
-    height = (len(table) + 1 + len(SAMPLES) + 1 + 4) * font.CELL_H + 1
+    height = 1 + (len(glyph_rows) + 1 + len(samples) + 1) * LINE_H + 4 * font.CELL_H + 1
     image = Image.new("1", (WIDTH, height), 0)
-    y = 0
-    for line in table:
+    y = 1
+    for line in glyph_rows:
         font.draw_text(image, (0, y), line)
-        y += font.CELL_H
-    y += font.CELL_H
-    for line in SAMPLES:
+        y += LINE_H
+    y += LINE_H
+    for line in samples:
         font.draw_text(image, (0, y), line)
-        y += font.CELL_H
-    # A highlight bar: black text on a white row, as menus will draw it.
-    ImageDraw.Draw(image).rectangle((0, y, WIDTH - 1, y + font.CELL_H - 1), fill=1)
-    font.draw_centered(image, y, "► Teleport ◄", fill=0)
-    y += font.CELL_H + 1
+        y += LINE_H
+    # A highlight bar: black text on a white row, as menus draw it.
+    ImageDraw.Draw(image).rectangle((0, y - 1, WIDTH - 1, y + font.CELL_H - 1), fill=1)
+    font.draw_centered(image, y, BAR[script], fill=0)
+    y += LINE_H + 1
     x = font.draw_text(image, (0, y), big[:3], scale=3)
     font.draw_text(image, (x, y), big[3:5], scale=4)
     return image
@@ -70,12 +112,13 @@ def zoomed(image: Image.Image, zoom: int) -> Image.Image:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("output", help="PNG file to write")
+    parser.add_argument("--script", choices=sorted(SAMPLES), default="latin")
     parser.add_argument("--zoom", type=int, default=4, help="pixel enlargement (1 = real size)")
     args = parser.parse_args(argv)
-    image = sheet()
+    image = sheet(args.script)
     (zoomed(image, args.zoom) if args.zoom > 1 else image).save(args.output)
-    glyph_count = len(font.glyphs())
-    print(f"wrote {args.output}: {glyph_count} glyphs, sheet {image.width}x{image.height} px")
+    count = len(font.glyphs()) if args.script == "latin" else len(font.wide_glyphs())
+    print(f"wrote {args.output}: {count} glyphs, sheet {image.width}x{image.height} px")
     return 0
 
 

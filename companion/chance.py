@@ -32,13 +32,26 @@ def next64(state: int) -> tuple[int, int]:
 
 def below(state: int, n: int) -> tuple[int, int]:
     """Uniform integer in ``range(n)``; rejection sampling keeps it unbiased."""
+    # next64 written out: every die and shuffle of every game goes through here.
+    limit = _LIMITS[n] if 0 < n < _SMALL else _limit(n)
+    while True:
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < limit:
+            return state, z % n
+
+
+def _limit(n: int) -> int:
+    """The largest multiple of ``n`` that fits in 64 bits (draws at or above it are redrawn)."""
     if n <= 0:
         raise ValueError("n must be positive")
-    limit = (1 << 64) - ((1 << 64) % n)
-    while True:
-        state, value = next64(state)
-        if value < limit:
-            return state, value % n
+    return (1 << 64) - ((1 << 64) % n)
+
+
+_SMALL = 64  # dice and the decks' shuffles: their limits are looked up, not recomputed
+_LIMITS = (0,) + tuple(_limit(n) for n in range(1, _SMALL))
 
 
 def shuffle(state: int, items: MutableSequence[T]) -> int:

@@ -71,7 +71,8 @@ PARTS = (
          devices="systemd runs it; the simulator types events",
          may_import=ANY, third_party=ANY),
     Part("session", "Session", "menus, set-up, undo: inputs to actions", (2, 1),
-         _in("", "session", "registry", "parsing") + _in("games/", "common")
+         _in("session/", "coordinator", "menus", "setup_steps", "play", "tags", "notices")
+         + _in("", "registry", "parsing") + _in("games/", "common")
          + _in("games/entanglion/", "story") + _in("games/qno/", "story")
          + _in("games/qlanet/", "story")
          + _in("games/entanglion/", "ui") + _in("games/qno/", "ui") + _in("games/qlanet/", "ui"),
@@ -82,7 +83,7 @@ PARTS = (
     Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
          _in("", "journal", "statelock")),
     Part("views", "Views", "pure: models to OLED image, LED colours", (2, 2),
-         _in("views/", "oled", "leds", "terminal", "font"),
+         _in("views/", "oled", "leds", "terminal", "font") + _in("", "i18n"),
          may_import=("engines",), third_party=("PIL",)),
     Part("adapters", "Output adapters", "send only what changed; a fake for each", (1, 2),
          _in("hardware/", "display", "oled", "pages", "leds", "buzzer", "fake_bus")
@@ -91,7 +92,9 @@ PARTS = (
          may_import=("views", "engines", "config"),
          third_party=("PIL", "luma", "gpiozero", "smbus2")),
     Part("config", "Config", "settings, checked line by line at start", (0, 2),
-         _in("", "config"), devices="/etc/companion/config.toml",
+         _in("config/", "schema", "loading", "key_lines", "reader", "values", "sections",
+             "across", "skeleton", "command"),
+         devices="/etc/companion/config.toml",
          may_import=("session",)),
     Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
          _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay")

@@ -61,7 +61,7 @@ def test_defaults_are_the_reference_build():
 
 
 def test_no_default_file_means_defaults(tmp_path, monkeypatch):
-    monkeypatch.setattr(cfg, "DEFAULT_PATH", str(tmp_path / "absent.toml"))
+    monkeypatch.setattr(cfg.loading, "DEFAULT_PATH", str(tmp_path / "absent.toml"))
     assert load(environ=NO_ENV) == defaults()
     assert load(None, environ={"STATE_DIRECTORY": "/var/lib/box"}) == defaults(
         state_dir="/var/lib/box")
@@ -69,7 +69,7 @@ def test_no_default_file_means_defaults(tmp_path, monkeypatch):
 
 def test_the_default_file_is_read_when_present(tmp_path, monkeypatch):
     path = write(tmp_path, "[game]\ndice = 'manual'\n")
-    monkeypatch.setattr(cfg, "DEFAULT_PATH", str(path))
+    monkeypatch.setattr(cfg.loading, "DEFAULT_PATH", str(path))
     c = load(environ=NO_ENV)
     assert c.path == str(path)
     assert c.game.dice == "manual"
@@ -417,7 +417,7 @@ def test_the_earliest_line_is_reported(tmp_path):
 
 
 def test_a_key_without_a_known_line_still_gets_a_message(tmp_path, monkeypatch):
-    monkeypatch.setattr(cfg, "_key_lines", lambda text: {})
+    monkeypatch.setattr(cfg.reader, "key_lines", lambda text: {})
     assert error(tmp_path, "[oled]\ncontrast = -1\n") == (
         "F: oled.contrast: expected a contrast 0-255, got -1")
 
@@ -574,7 +574,7 @@ def test_a_directory(tmp_path, monkeypatch):
         load(tmp_path)
     assert str(info.value) == f"{tmp_path}: cannot read: Is a directory"
     # the default path is only optional when it does not exist at all
-    monkeypatch.setattr(cfg, "DEFAULT_PATH", str(tmp_path))
+    monkeypatch.setattr(cfg.loading, "DEFAULT_PATH", str(tmp_path))
     with pytest.raises(ConfigError, match="cannot read: Is a directory"):
         load()
 
@@ -592,7 +592,7 @@ def test_any_read_error_is_one_line(tmp_path, monkeypatch):
     def refuse(name, mode):
         raise PermissionError(13, "Permission denied", name)
 
-    monkeypatch.setattr(cfg, "open", refuse, raising=False)  # the module's open, not everyone's
+    monkeypatch.setattr(cfg.loading, "open", refuse, raising=False)  # the loader's open only
     with pytest.raises(ConfigError) as info:
         load("/etc/companion/config.toml")
     assert str(info.value) == "/etc/companion/config.toml: cannot read: Permission denied"
@@ -667,7 +667,7 @@ def test_main(tmp_path, capsys, monkeypatch):
     assert cfg.main(["check", str(bad)]) == 2
     assert capsys.readouterr().err == (
         f'{bad} line 2: game.dice: unknown dice mode "dice" (choose auto or manual)\n')
-    monkeypatch.setattr(cfg, "DEFAULT_PATH", str(tmp_path / "absent.toml"))
+    monkeypatch.setattr(cfg.loading, "DEFAULT_PATH", str(tmp_path / "absent.toml"))
     assert cfg.main(["check"]) == 0
     assert "using the defaults" in capsys.readouterr().out
     with pytest.raises(SystemExit):

@@ -8,7 +8,9 @@ writes each run of changed columns (runs a few columns apart joined), in the
 controller's own addressing:
 
 - SSD1306, SSD1309, SSD1315 (horizontal addressing, as luma sets them up): a
-  COLUMNADDR/PAGEADDR window of that page and span, then the bytes;
+  COLUMNADDR/PAGEADDR window, then the bytes. A window may cover several pages (the
+  controller wraps to the next page at its right edge), so the spans of neighbouring
+  pages go out as one rectangle where that is cheaper than a window each;
 - SH1106 (page addressing only, 132-column RAM shown from column 2): the page
   address and the column's low and high nibbles (offset by 2), then the bytes.
 
@@ -62,6 +64,34 @@ def changed_spans(old: list[bytes], new: list[bytes]) -> list[tuple[int, int, in
     return spans
 
 
+def windows(spans: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """(first page, last page, first column, last column) windows that cover ``spans``
+    (from :func:`changed_spans`) at the least bus cost: each window costs
+    ``MERGE_GAP`` bytes of commands and headers plus its area. Only runs of
+    neighbouring pages are joined, each page's spans all in one window or all apart."""
+    by_page: dict[int, list[tuple[int, int]]] = {}
+    for page, first, last in spans:
+        by_page.setdefault(page, []).append((first, last))
+    order = sorted(by_page)
+    # best[i]: the cheapest cover of the first i changed pages, as (cost, windows)
+    best: list[tuple[int, list[tuple[int, int, int, int]]]] = [(0, [])]
+    for i, page in enumerate(order, 1):
+        apart = [(page, page, a, b) for a, b in by_page[page]]
+        choice = (best[i - 1][0] + sum(MERGE_GAP + b - a + 1 for a, b in by_page[page]),
+                  best[i - 1][1] + apart)
+        lo, hi = COLUMNS, -1
+        for j in range(i - 1, -1, -1):  # pages order[j..i-1] in one window
+            if j < i - 1 and order[j] != order[j + 1] - 1:
+                break
+            lo = min(lo, *(a for a, _ in by_page[order[j]]))
+            hi = max(hi, *(b for _, b in by_page[order[j]]))
+            cost = best[j][0] + MERGE_GAP + (page - order[j] + 1) * (hi - lo + 1)
+            if cost < choice[0]:
+                choice = (cost, best[j][1] + [(order[j], page, lo, hi)])
+        best.append(choice)
+    return best[-1][1]
+
+
 class PageWriter:
     """Partial frames for one luma device; :func:`for_device` says whether it can."""
 
@@ -76,15 +106,17 @@ class PageWriter:
         new = pages_of(self.device.preprocess(image))
         if self.held is None:
             self.device.display(image)  # the first frame in full, through luma
-        else:
+        elif self.sh1106:
             for page, first, last in changed_spans(self.held, new):
-                if self.sh1106:
-                    column = first + 2  # the glass shows RAM columns 2..129
-                    self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
-                else:
-                    self.device.command(0x21, self.colstart + first, self.colstart + last,
-                                        0x22, page, page)
+                column = first + 2  # the glass shows RAM columns 2..129
+                self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
                 self.device.data(list(new[page][first:last + 1]))
+        else:
+            for top, bottom, first, last in windows(changed_spans(self.held, new)):
+                self.device.command(0x21, self.colstart + first, self.colstart + last,
+                                    0x22, top, bottom)
+                self.device.data([byte for page in new[top:bottom + 1]
+                                  for byte in page[first:last + 1]])
         self.held = new
 
 

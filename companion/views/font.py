@@ -4,14 +4,17 @@ Glyphs come from ``font5x7.txt`` next to this module, never from Pillow's font
 engine, so a rendered screen is the same pixels on every machine and every Pillow
 version and golden-image tests can compare screens exactly.
 
-Every character occupies a fixed 6x8 cell: the 5x7 glyph plus one blank column on
-its right and one blank row below. A 128x64 screen therefore holds 8 lines of 21
-characters. ``scale`` enlarges pixels nearest-neighbour (the big dice number).
-Characters without a glyph draw as a box and never raise.
+A Latin character occupies a 6x8 cell: the 5x7 glyph plus one blank column on its
+right and one blank row below. A 128x64 screen therefore holds 8 lines of 21 Latin
+characters. Accented capitals reach one row above the cell (the row every layout
+leaves free between lines). Widths are measured in pixels per character, so other
+advances can sit beside the Latin ones. ``scale`` enlarges pixels nearest-neighbour
+(the big dice number). Characters without a glyph draw as a box and never raise.
 """
 
 from __future__ import annotations
 
+import struct
 import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -33,7 +36,28 @@ ELLIPSIS = "\u2026"
 
 _ON = "#"
 _OFF = "."
+_RAISED = "^"
+"""Prefix of a glyph's optional first row, drawn in the free row above the cell."""
 _DATA_FILE = "font5x7.txt"
+
+WIDE_W = 8
+"""Advance of a full-width (Japanese) character: a 7x7 glyph plus one gap column."""
+WIDE_H = 7
+_WIDE_FILE = "japanese8x8.bin"
+_WIDE_MAGIC = b"JG87"
+_WIDE_BLOCKS = ((0x3000, 0x30FF), (0x4E00, 0x9FFF), (0xFF00, 0xFFEF))
+"""The blocks the Japanese file draws from (CJK punctuation and kana, kanji,
+full-width forms). Only characters in them open the file, so English never does."""
+
+# Line-breaking rules for Japanese (kinsoku): no line starts with closing
+# punctuation, the long-vowel mark, the middle dot or a small kana, and none ends
+# with an opening bracket. The ASCII marks are here for mixed text such as "確定!".
+NO_LINE_START = frozenset(
+    "、。，．・：；！？）」』】〕〉》］｝ー～…"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+    ",.:;!?)]}%"
+)
+NO_LINE_END = frozenset("「『（【〔〈《［｛([{")
 
 # While a ``truncations()`` block runs: every text the views cut or clip, and whether
 # glyphs are drawn at all (a check of layouts only needs their arithmetic).
@@ -67,20 +91,24 @@ def _report(text: str) -> None:
 def parse_glyphs(text: str) -> dict[str, tuple[str, ...]]:
     """Parse font data (format described at the top of ``font5x7.txt``).
 
-    Returns character -> 7 row strings of 5 '#'/'.' cells. Strict on purpose: a
-    malformed glyph raises ``ValueError`` naming the line, instead of quietly
-    drawing something the reviewer never saw.
+    Returns character -> row strings of 5 '#'/'.' cells: 7 rows, or 8 when the glyph
+    uses the row above its cell (then that row comes first, without its '^').
+    Strict on purpose: a malformed glyph raises ``ValueError`` naming the line,
+    instead of quietly drawing something the reviewer never saw.
     """
     glyphs: dict[str, tuple[str, ...]] = {}
     char: str | None = None
     rows: list[str] = []
+    raised = False
     start = 0
 
     def finish() -> None:
         if char is None:
             return
-        if len(rows) != GLYPH_H:
-            raise ValueError(f"line {start}: glyph {char!r} has {len(rows)} rows, want {GLYPH_H}")
+        if len(rows) - raised != GLYPH_H:
+            raise ValueError(
+                f"line {start}: glyph {char!r} has {len(rows) - raised} rows, want {GLYPH_H}"
+            )
         glyphs[char] = tuple(rows)
 
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -98,15 +126,19 @@ def parse_glyphs(text: str) -> dict[str, tuple[str, ...]]:
                 raise ValueError(f"line {number}: bad character token {token!r}")
             if char in glyphs:
                 raise ValueError(f"line {number}: duplicate glyph {char!r}")
-            rows, start = [], number
+            rows, raised, start = [], False, number
             continue
         if char is None:
             raise ValueError(f"line {number}: pixel row before any 'char' line")
+        if line.startswith(_RAISED):
+            if rows:
+                raise ValueError(f"line {number}: glyph {char!r}: only its first row may be '^'")
+            raised, line = True, line[1:]
         if len(line) != GLYPH_W or set(line) - {_ON, _OFF}:
             raise ValueError(
                 f"line {number}: glyph {char!r} row {line!r} is not {GLYPH_W} of '#'/'.'"
             )
-        if len(rows) == GLYPH_H:
+        if len(rows) - raised == GLYPH_H:
             raise ValueError(f"line {number}: glyph {char!r} has more than {GLYPH_H} rows")
         rows.append(line)
     finish()
@@ -122,37 +154,97 @@ def glyphs() -> Mapping[str, tuple[str, ...]]:
     return MappingProxyType(parse_glyphs(text))
 
 
+def parse_wide(data: bytes) -> dict[str, bytes]:
+    """Parse the Japanese glyph file (format in ``tools/make_japanese_glyphs.py``):
+    character -> 7 row bytes, bit 7 the leftmost of 7 columns. Strict like
+    ``parse_glyphs``: a damaged file raises ``ValueError`` instead of drawing noise."""
+    if data[:4] != _WIDE_MAGIC or len(data) < 6:
+        raise ValueError("not a Japanese glyph file (bad magic)")
+    (count,) = struct.unpack_from(">H", data, 4)
+    rows_at = 6 + 2 * count
+    if len(data) != rows_at + WIDE_H * count:
+        raise ValueError(f"Japanese glyph file: {len(data)} bytes, want {rows_at + WIDE_H * count}")
+    codes = struct.unpack_from(f">{count}H", data, 6)
+    if any(a >= b for a, b in zip(codes, codes[1:])):
+        raise ValueError("Japanese glyph file: code points not strictly ascending")
+    wide: dict[str, bytes] = {}
+    for index, code in enumerate(codes):
+        char = chr(code)
+        if not _in_wide_blocks(char):
+            raise ValueError(f"Japanese glyph file: U+{code:04X} is outside the Japanese blocks")
+        rows = data[rows_at + index * WIDE_H: rows_at + (index + 1) * WIDE_H]
+        if any(row & 1 for row in rows):
+            raise ValueError(f"Japanese glyph file: U+{code:04X} uses its gap column")
+        wide[char] = rows
+    return wide
+
+
+def _in_wide_blocks(char: str) -> bool:
+    code = ord(char)
+    return any(first <= code <= last for first, last in _WIDE_BLOCKS)
+
+
+@cache
+def wide_glyphs() -> Mapping[str, bytes]:
+    """The Japanese glyphs (read once, on the first Japanese character drawn or measured)."""
+    data = resources.files(__package__).joinpath(_WIDE_FILE).read_bytes()
+    return MappingProxyType(parse_wide(data))
+
+
+def _wide_image(rows: bytes) -> Image.Image | None:
+    if not any(rows):
+        return None
+    return Image.frombytes("1", (WIDE_W, WIDE_H), rows)
+
+
 def _pattern_image(rows: tuple[str, ...]) -> Image.Image | None:
     """Mode "1" mask of a pattern; None for a blank glyph so drawing can skip it."""
     if not any(_ON in row for row in rows):
         return None
     data = bytes(255 if cell == _ON else 0 for row in rows for cell in row)
-    return Image.frombytes("L", (GLYPH_W, GLYPH_H), data).convert("1")
+    return Image.frombytes("L", (GLYPH_W, len(rows)), data).convert("1")
 
 
 @cache
-def _masks() -> dict[str, Image.Image | None]:
-    # Built once; draw_text then only pastes, which is what makes it fast.
-    return {char: _pattern_image(rows) for char, rows in glyphs().items()}
+def _masks() -> dict[str, tuple[Image.Image | None, int]]:
+    # Built once; draw_text then only pastes, which is what makes it fast. The
+    # number is the mask's top row relative to the cell: -1 for a raised glyph.
+    return {
+        char: (_pattern_image(rows), GLYPH_H - len(rows)) for char, rows in glyphs().items()
+    }
 
 
-_scaled: dict[tuple[str, int], Image.Image | None] = {}
+_scaled: dict[tuple[str, int], tuple[Image.Image | None, int]] = {}
+_wide_masks: dict[str, tuple[Image.Image | None, int]] = {}
 
 
-def _mask(char: str, scale: int) -> Image.Image | None:
-    """Mask for ``char`` at ``scale`` (unknown characters get the box)."""
+def _is_wide(char: str) -> bool:
+    """True for a character drawn from the Japanese file (which this may load)."""
+    return char not in _masks() and _in_wide_blocks(char) and char in wide_glyphs()
+
+
+def _mask(char: str, scale: int) -> tuple[Image.Image | None, int]:
+    """Mask for ``char`` at ``scale`` and its top relative to the cell's top (unknown
+    characters get the box)."""
     masks = _masks()
     if char not in masks:
-        char = UNKNOWN
+        if _is_wide(char):
+            if char not in _wide_masks:
+                # One mask per character actually drawn: a screen of Japanese needs
+                # dozens of the 3,000-odd glyphs, so building all would waste memory.
+                _wide_masks[char] = (_wide_image(wide_glyphs()[char]), 0)
+            masks = _wide_masks
+        else:
+            char = UNKNOWN
     if scale == 1:
         return masks[char]
     key = (char, scale)
     if key not in _scaled:
         # Lazily: only the dice digits are ever drawn big, at one or two scales.
-        base = masks[char]
-        _scaled[key] = None if base is None else base.resize(
-            (GLYPH_W * scale, GLYPH_H * scale), Image.Resampling.NEAREST
-        )
+        base, top = masks[char]
+        _scaled[key] = (None if base is None else base.resize(
+            (base.width * scale, base.height * scale), Image.Resampling.NEAREST
+        ), top * scale)
     return _scaled[key]
 
 
@@ -167,10 +259,44 @@ def _check_scale(scale: int) -> None:
         raise ValueError(f"scale must be >= 1, got {scale}")
 
 
+_advances: dict[str, int] = {}
+"""Advance at scale 1 of every character with a glyph measured so far: measuring is
+on every screen's hot path, and a dictionary hit is the cheapest test there is.
+Characters without a glyph are not kept, so odd input cannot grow this."""
+
+
+def advance(char: str, scale: int = 1) -> int:
+    """Pixels from ``char``'s left edge to the next character's, gap included: 6 for
+    Latin (and the box), 8 for Japanese."""
+    width = _advances.get(char)
+    if width is None:
+        width = WIDE_W if _is_wide(char) else CELL_W
+        if width == WIDE_W or char in _masks():
+            _advances[char] = width
+    return width * scale
+
+
 def text_width(text: str, scale: int = 1) -> int:
     """Width in pixels of ``text`` on one line, counting each trailing gap column."""
     _check_scale(scale)
-    return len(_nfc(text)) * CELL_W * scale
+    return _width(_nfc(text)) * scale
+
+
+def _width(text: str) -> int:
+    """Width at scale 1 of text that is already NFC."""
+    if text.isascii():  # every ASCII character (or its box) is one Latin cell
+        return len(text) * CELL_W
+    return sum(map(advance, text))
+
+
+def missing(text: str) -> list[str]:
+    """The distinct characters of ``text`` that would draw as the unknown box, in
+    order of first appearance (line breaks excepted: ``wrap`` consumes them)."""
+    masks = _masks()
+    return [
+        char for char in dict.fromkeys(_nfc(text))
+        if char not in masks and char != "\n" and not _is_wide(char)
+    ]
 
 
 def draw_text(
@@ -189,24 +315,27 @@ def draw_text(
         raise ValueError(f"draw_text needs a mode '1' image, got {image.mode!r}")
     text = _nfc(text)
     x, y = xy
-    advance = CELL_W * scale
-    end = x + len(text) * advance
     width, height = image.size
-    if (x < 0 or end - scale > width or y < 0 or y + GLYPH_H * scale > height) and text.strip():
+    latin = _masks() if scale == 1 else {}
+    placed = []
+    top = y
+    for char in text:
+        mask, dy = latin.get(char) or _mask(char, scale)
+        if mask is not None:
+            placed.append((x, mask, dy))
+            top = min(top, y + dy)
+        x += advance(char, scale)
+    end = x
+    if (xy[0] < 0 or end - scale > width or top < 0 or y + GLYPH_H * scale > height) \
+            and text.strip():
         _report(text)  # some of it falls off the screen
-    if y >= height or y + GLYPH_H * scale <= 0:
-        return end  # the whole line is off-screen
-    if not _paste:
+    if not _paste or y >= height or y + GLYPH_H * scale <= 0:
         return end
     colour = 255 if fill else 0
-    # Only characters that overlap the image are pasted; paste itself clips the
-    # partly visible ones at the edges.
-    first = max(0, -x // advance)
-    last = min(len(text), -(-(width - x) // advance))
-    for index in range(first, last):
-        mask = _mask(text[index], scale)
-        if mask is not None:
-            image.paste(colour, (x + index * advance, y), mask)
+    for left, mask, dy in placed:
+        # paste clips the partly visible glyphs at the edges itself.
+        if left < width and left + mask.width > 0:
+            image.paste(colour, (left, y + dy), mask)
     return end
 
 
@@ -222,39 +351,69 @@ def draw_centered(
     return draw_text(image, ((image.width - ink) // 2, y), text, fill, scale)
 
 
-def _chars_per_line(width_px: int, scale: int) -> int:
-    _check_scale(scale)
-    return width_px // (CELL_W * scale)
-
-
 def wrap(text: str, width_px: int = 128, scale: int = 1) -> list[str]:
-    """Greedy word wrap into lines that fit ``width_px``.
+    """Greedy wrap into lines that fit ``width_px``.
 
-    Words are separated by spaces (runs of spaces collapse); each '\\n' starts a new
-    line, so "a\\n\\nb" keeps its blank line and "" gives one empty line. A word too
-    long for a line is cut into line-sized pieces. Lines are never empty unless the
-    paragraph was; if not even one character fits, each line holds one character
-    anyway rather than looping or losing text.
+    Latin text breaks at spaces (runs of spaces collapse). Japanese has no spaces,
+    so a line may also break between two characters when either is Japanese, except
+    where the kinsoku rules forbid it (``NO_LINE_START``, ``NO_LINE_END``). Each
+    '\\n' starts a new line, so "a\\n\\nb" keeps its blank line and "" gives one
+    empty line. A piece too long for a line is cut into line-sized parts. Lines are
+    never empty unless the paragraph was; if not even one character fits, each line
+    holds one character anyway rather than looping or losing text.
     """
-    per_line = max(1, _chars_per_line(width_px, scale))
+    _check_scale(scale)
+    space = advance(" ", scale)
     lines: list[str] = []
     for paragraph in _nfc(text).split("\n"):
-        line = ""
+        line, used = "", 0
         for word in paragraph.split(" "):
-            if not word:
-                continue
-            if line and len(line) + 1 + len(word) <= per_line:
-                line += " " + word
-                continue
-            if line:
-                lines.append(line)
-            # Cut an over-long word; its last piece may still share a line.
-            while len(word) > per_line:
-                lines.append(word[:per_line])
-                word = word[per_line:]
-            line = word
+            for index, piece in enumerate(_pieces(word)):
+                gap = space if line and index == 0 else 0
+                size = _width(piece) * scale
+                if line and used + gap + size <= width_px:
+                    line, used = line + (" " if gap else "") + piece, used + gap + size
+                    continue
+                if line:
+                    lines.append(line)
+                # Cut an over-long piece; its last part may still share a line.
+                while size > width_px and len(piece) > 1:
+                    part = _head(piece, width_px, scale)
+                    lines.append(part)
+                    piece = piece[len(part):]
+                    size = _width(piece) * scale
+                line, used = piece, size
         lines.append(line)
     return lines
+
+
+def _pieces(word: str) -> list[str]:
+    """``word`` (no spaces) split where a line may break inside it."""
+    if word.isascii():
+        return [word] if word else []
+    pieces, start = [], 0
+    for index in range(1, len(word)):
+        before, after = word[index - 1], word[index]
+        if (
+            (_is_wide(before) or _is_wide(after))
+            and after not in NO_LINE_START
+            and before not in NO_LINE_END
+        ):
+            pieces.append(word[start:index])
+            start = index
+    if word:
+        pieces.append(word[start:])
+    return pieces
+
+
+def _head(text: str, width_px: int, scale: int) -> str:
+    """The longest start of ``text`` that fits ``width_px``; at least one character."""
+    used = 0
+    for index, char in enumerate(text):
+        used += advance(char, scale)
+        if used > width_px:
+            return text[: max(1, index)]
+    return text
 
 
 def fit(text: str, width_px: int, scale: int = 1) -> str:
@@ -264,13 +423,14 @@ def fit(text: str, width_px: int, scale: int = 1) -> str:
     when not even the ellipsis fits.
     """
     text = _nfc(text)
-    per_line = _chars_per_line(width_px, scale)
-    if len(text) <= per_line:
+    if text_width(text, scale) <= width_px:
         return text
     _report(text)
-    if per_line < 1:
+    room = width_px - advance(ELLIPSIS, scale)
+    if room < 0:
         return ""
-    return text[: per_line - 1].rstrip(" ") + ELLIPSIS
+    kept = _head(text, room, scale) if room >= advance(text[0], scale) else ""
+    return kept.rstrip(" ") + ELLIPSIS
 
 
 def clip(lines: list[str], count: int) -> list[str]:

@@ -27,8 +27,15 @@ its ``screen`` key picks the layout:
 - ``qlanet_secret``: ``camp``, ``input``, ``planets`` (that camp's view), ``pairs``
   (``planets``, ``code``, ``bell``): a private OLED, or the shared one during a peek
 
+``menu``, ``text``, ``roll`` and ``card`` models may carry ``bar`` (``turn``, ``number``):
+in a game, the turn's title bar as the resting screen shows it. The screen then
+keeps that bar and draws its own title on the first body row, so the panel's page 0
+does not change from one screen of a turn to the next.
+
 Text uses our own bitmap font, so images are pixel-exact across Pillow versions and
-golden-image tests can compare them bit for bit.
+golden-image tests can compare them bit for bit. Layouts follow the panel's RAM, 8
+pages of 8 pixel rows sent as changed columns only: every line of text sits in one
+page, so a changed line costs one page of bus time.
 """
 
 from __future__ import annotations
@@ -38,13 +45,18 @@ from typing import Any, Callable
 
 from PIL import Image, ImageDraw
 
-from .font import CELL_H, clip, draw_centered, draw_text, fit, text_width, wrap
+from .font import CELL_H, GLYPH_H, clip, draw_centered, draw_text, fit, text_width, wrap
 
 WIDTH, HEIGHT = 128, 64
-BAR_H = 9  # title bar height
-LINE_H = 9  # body line pitch: six body lines under the bar
-BODY_Y = 10
+# The panel's RAM is 8 pages of 8 pixel rows, and a frame sends only the changed
+# columns of changed pages: every line of text sits inside one page (its top row
+# blank), so a line that changes costs one page, not the two it would straddle.
+PAGE_H = 8
+BAR_H = PAGE_H  # the title bar: page 0
+LINE_H = PAGE_H  # body line pitch: body lines in pages 1-6, hints in page 7
+BODY_Y = PAGE_H + 1
 BODY_LINES = 6
+HINT_Y = HEIGHT - PAGE_H  # the hint row, page 7 (glyph rows 56-62)
 
 
 def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -53,12 +65,40 @@ def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
 
 
 def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = "") -> None:
-    """Inverted title bar: white with black text, so the title reads as a heading."""
+    """Inverted title bar, white with black text so the title reads as a heading: page
+    0 exactly, the letters on its top row and its last row white under them (a white
+    row above them would leave their feet in the black below). The bar is the same
+    on every screen, so a new title costs only the columns whose letters differ."""
     draw.rectangle((0, 0, WIDTH - 1, BAR_H - 1), fill=1)
     width = WIDTH - 2 - (text_width(right) + 2 if right else 0)
-    draw_text(image, (1, 1), fit(text, width), fill=0)
+    draw_text(image, (1, 0), fit(text, width), fill=0)
     if right:
-        draw_text(image, (WIDTH - 1 - text_width(right), 1), right, fill=0)
+        draw_text(image, (WIDTH - text_width(right), 0), right, fill=0)
+
+
+def _turn_bar(image: Image.Image, draw: ImageDraw.ImageDraw, bar: dict[str, Any]) -> None:
+    """Whose turn it is and its number: the resting screen's bar, kept by every screen
+    of the turn."""
+    _bar(image, draw, str(bar["turn"]), f"turn {bar['number']}")
+
+
+def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, m: dict[str, Any], title: str,
+             right: str = "") -> int:
+    """The title bar, and the first body row the screen's own content may use.
+
+    In a game the model carries ``bar`` (whose turn it is and the turn number): the
+    bar shows that on every screen of the turn, as the resting screen does, and the
+    screen's title takes the first body row, so going from one screen of a turn to
+    the next leaves page 0 on the panel as it is."""
+    if not m.get("bar"):
+        _bar(image, draw, title, right)
+        return 0
+    _turn_bar(image, draw, m["bar"])
+    width = WIDTH - (text_width(right) + 2 if right else 0)
+    _line(image, 0, fit(title, width))
+    if right:
+        draw_text(image, (WIDTH - text_width(right), BODY_Y), right)
+    return 1
 
 
 def _line(image: Image.Image, row: int, text: str, x: int = 0, fill: int = 1) -> None:
@@ -67,7 +107,7 @@ def _line(image: Image.Image, row: int, text: str, x: int = 0, fill: int = 1) ->
 
 def _hint(image: Image.Image, text: str) -> None:
     if text:
-        draw_text(image, (WIDTH - text_width(text), HEIGHT - CELL_H), text)
+        draw_text(image, (WIDTH - text_width(text), HINT_Y), text)
 
 
 def _boxes(draw: ImageDraw.ImageDraw, x: int, y: int, filled: int, total: int,
@@ -84,34 +124,35 @@ MENU_LABEL = 120  # 20 characters from x=2, clear of the scroll arrows at x=122
 
 def menu(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
-    _bar(image, draw, m["title"], m.get("right", ""))
+    first = _heading(image, draw, m, m["title"], m.get("right", ""))
     text = clip([line for t in m.get("text", []) for line in wrap(t, WIDTH)], 3)
-    for row, line in enumerate(text):
+    for row, line in enumerate(text, first):
         _line(image, row, line)
     items, cursor = m["items"], m.get("cursor", 0)
-    rows = BODY_LINES - len(text)
+    rows = BODY_LINES - len(text)  # with a heading row, page 7 holds the last item
     top = min(max(0, cursor - rows + 1), max(0, len(items) - rows))
     for i, label in enumerate(items[top:top + rows]):
-        row, index = len(text) + i, top + i
+        row, index = first + len(text) + i, top + i
         y = BODY_Y + row * LINE_H
-        selected = index == cursor
-        if selected:
-            draw.rectangle((0, y - 1, MENU_LABEL + 1, y + CELL_H - 1), fill=1)
-        draw_text(image, (2, y), fit(label, MENU_LABEL), fill=0 if selected else 1)
+        if index == cursor:  # inverted like the title bar: its page exactly
+            draw.rectangle((0, y - 1, MENU_LABEL + 1, y + PAGE_H - 2), fill=1)
+            draw_text(image, (2, y - 1), fit(label, MENU_LABEL), fill=0)
+        else:
+            draw_text(image, (2, y), fit(label, MENU_LABEL))
     if top > 0:
-        draw_text(image, (WIDTH - 6, BODY_Y + len(text) * LINE_H), "▲")
+        draw_text(image, (WIDTH - 6, BODY_Y + (first + len(text)) * LINE_H), "▲")
     if top + rows < len(items):
-        draw_text(image, (WIDTH - 6, BODY_Y + (BODY_LINES - 1) * LINE_H), "▼")
+        draw_text(image, (WIDTH - 6, BODY_Y + (first + BODY_LINES - 1) * LINE_H), "▼")
     return image
 
 
 def text_screen(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
-    _bar(image, draw, m["title"], m.get("right", ""))
+    first = _heading(image, draw, m, m["title"], m.get("right", ""))
     hint = m.get("hint", "")
     lines = clip([line for t in m.get("lines", []) for line in wrap(t, WIDTH)],
                  BODY_LINES - (1 if hint else 0))
-    for row, line in enumerate(lines):
+    for row, line in enumerate(lines, first):
         _line(image, row, line)
     _hint(image, hint)
     return image
@@ -124,63 +165,68 @@ def status(m: dict[str, Any]) -> Image.Image:
     """Entanglion's resting screen: the track with the value to beat large beside it,
     the ships, engine control, the hand, parts and events, and the next step."""
     image, draw = _canvas()
-    _bar(image, draw, f"{m['turn']}", f"turn {m['number']}")
+    _turn_bar(image, draw, m)
     det = m["detection"]
     _line(image, 0, "Det")
     _boxes(draw, 20, BODY_Y + 1, det["space"], 12)
-    draw.rectangle((_BEAT_X, BODY_Y, WIDTH - 1, BODY_Y + 3 * LINE_H - 2), fill=1)
+    draw.rectangle((_BEAT_X, PAGE_H, WIDTH - 1, 4 * PAGE_H - 1), fill=1)  # pages 1-3
     box_w = WIDTH - _BEAT_X
-    draw_text(image, (_BEAT_X + (box_w - text_width("beat") + 1) // 2, BODY_Y + 1), "beat",
+    draw_text(image, (_BEAT_X + (box_w - text_width("beat") + 1) // 2, BODY_Y), "beat",
               fill=0)
     value = str(det["value"])
-    draw_text(image, (_BEAT_X + (box_w - text_width(value, 2) + 2) // 2, BODY_Y + 10), value,
-              fill=0, scale=2)
+    draw_text(image, (_BEAT_X + (box_w - text_width(value, 2) + 2) // 2, BODY_Y + LINE_H),
+              value, fill=0, scale=2)
     draw_text(image, (0, BODY_Y + LINE_H), fit(m["ships"], _BEAT_X - 2))
     _line(image, 2, "Eng")
     end = _boxes(draw, 20, BODY_Y + 2 * LINE_H + 1, m["engine_control"], 6)
     draw_text(image, (end + 3, BODY_Y + 2 * LINE_H), f"{m['engine_control']}/6")
     _line(image, 3, m["hand"])
     _line(image, 4, m["parts"])
-    _line(image, 5, m["next"])
+    draw_text(image, (0, HINT_Y), fit(m["next"], WIDTH))  # what to do, where hints go
     return image
 
 
 _TUMBLE = (3, 7, 2, 5, 8, 1, 6, 4)  # faces shown while the die rolls (no chance here)
+_DIE_X, _DIE_Y = 10, 12  # the die stays put: an animation step redraws only its face
+# (rows 18-38, pages 2-4)
+_ROLL_X = 54  # who rolls, what they need, then the result, right of the die
 
 
-def _die(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, face: str) -> None:
-    draw.rounded_rectangle((x, y, x + 33, y + 33), radius=5, outline=1, width=2)
+def _die(image: Image.Image, draw: ImageDraw.ImageDraw, face: str, top: int) -> None:
+    draw.rounded_rectangle((_DIE_X, top, _DIE_X + 33, top + 33), radius=5, outline=1, width=2)
     w = text_width(face, 3)
-    draw_text(image, (x + 17 - w // 2, y + 6), face, scale=3)
+    draw_text(image, (_DIE_X + 17 - w // 2, top + 6), face, scale=3)
 
 
 def roll(m: dict[str, Any]) -> Image.Image:
+    """A die, who rolls and what they need; the face tumbles, then the result appears
+    where "rolling" was. Everything but the face and that word is the same in every
+    step, so an animation step sends a few dozen bytes, not a frame."""
     image, draw = _canvas()
-    _bar(image, draw, m["purpose"])
+    first = _heading(image, draw, m, m["purpose"])  # with a heading, all a page lower
+    top = _DIE_Y + first * PAGE_H
     frame = m.get("frame")
     centarious = m["die"] == "centarious"
+    x = _ROLL_X
+    _line(image, first, m["player"], x)
+    if centarious:
+        _line(image, first + 1, "Centarious", x)
+    elif m.get("need") is not None:
+        _line(image, first + 1, f"need {m['need']}+", x)
+    y = BODY_Y + (first + 3) * LINE_H  # "rolling", then the result: two pages
     if frame is not None:
         face = str(frame % 2) if centarious else str(_TUMBLE[frame % len(_TUMBLE)])
-        _die(image, draw, 6 + (frame % 3) * 4, 16 + (frame % 2) * 6, face)
-        draw_text(image, (60, 30), "rolling" + "." * (frame % 4))
+        _die(image, draw, face, top)
+        draw_text(image, (x, y), "rolling…")
         return image
-    _die(image, draw, 10, 20, str(m["value"]))
-    x = 54
-    draw_text(image, (x, 12), fit(m["player"], WIDTH - x))
-    if centarious:
-        draw_text(image, (x, 22), "Centarious")
-    else:
-        if m.get("modifier"):
-            draw_text(image, (x, 31), fit(f"{m['value']}{m['modifier']:+d}={m['modified']}",
-                                          WIDTH - x))
-        if m.get("need") is not None:
-            draw_text(image, (x, 22), f"need {m['need']}+")
+    _die(image, draw, str(m["value"]), top)
+    if not centarious and m.get("modifier"):
+        _line(image, first + 2, f"{m['value']}{m['modifier']:+d}={m['modified']}", x)
     result = str(m.get("result") or "")
     if result:
         scale = 2 if text_width(result, 2) <= WIDTH - x else 1
-        y = 40
         if result == "DETECTED":
-            draw.rectangle((x - 2, y - 2, WIDTH - 1, y + CELL_H * scale), fill=1)
+            draw.rectangle((x - 2, y - 1, WIDTH - 1, y + GLYPH_H * scale), fill=1)
             draw_text(image, (x, y), result, fill=0, scale=scale)
         else:
             draw_text(image, (x, y), result, scale=scale)
@@ -188,19 +234,23 @@ def roll(m: dict[str, Any]) -> Image.Image:
 
 
 def card(m: dict[str, Any]) -> Image.Image:
+    """The card's name centred, a rule, its text and who has it. Under a turn's bar
+    the title row takes the rule's page: the centred name still stands apart."""
     image, draw = _canvas()
-    _bar(image, draw, m["title"], "EVENT" if m["kind"] == "event" else "PART")
+    top = _heading(image, draw, m, m["title"], "EVENT" if m["kind"] == "event" else "PART")
     names = clip(wrap(m["name"], WIDTH), 2)  # "Quantum Error Correction" takes two lines
-    for row, line in enumerate(names):
-        draw_centered(image, BODY_Y + 1 + row * CELL_H, line)
-    rule = BODY_Y + 2 + len(names) * CELL_H
-    draw.line((8, rule, WIDTH - 9, rule), fill=1)
-    for row, line in enumerate(clip(wrap(m["text"], WIDTH), 5 - len(names))):
-        draw_text(image, (0, rule + 3 + row * CELL_H), line)
+    for row, line in enumerate(names, top):
+        draw_centered(image, BODY_Y + row * LINE_H, line)
+    first = top + len(names)
+    if not top:
+        rule = BODY_Y + first * LINE_H + 3  # a page of its own under the name
+        draw.line((8, rule, WIDTH - 9, rule), fill=1)
+        first += 1
+    for row, line in enumerate(clip(wrap(m["text"], WIDTH), BODY_LINES - first), first):
+        _line(image, row, line)
     footer = m.get("footer", "")
     if footer:
-        draw_text(image, (WIDTH - text_width(fit(footer, WIDTH)), HEIGHT - CELL_H),
-                  fit(footer, WIDTH))
+        draw_text(image, (WIDTH - text_width(fit(footer, WIDTH)), HINT_Y), fit(footer, WIDTH))
     return image
 
 
@@ -208,7 +258,7 @@ def _message(title: str, text: str, hint: str) -> Image.Image:
     image, draw = _canvas()
     _bar(image, draw, title)
     lines = clip(wrap(text, WIDTH - 4), BODY_LINES - 1)
-    top = BODY_Y + (BODY_LINES - 1 - len(lines)) * LINE_H // 2
+    top = BODY_Y + (BODY_LINES - 1 - len(lines)) // 2 * LINE_H
     for row, line in enumerate(lines):
         draw_centered(image, top + row * LINE_H, line)
     _hint(image, hint)
@@ -260,12 +310,12 @@ def end(m: dict[str, Any]) -> Image.Image:
 def qno(m: dict[str, Any]) -> Image.Image:
     """The effective top big, then value and direction, and everyone's card count."""
     image, draw = _canvas()
-    _bar(image, draw, f"{m['turn']} to play", f"turn {m['number']}")
-    draw_text(image, (2, BODY_Y + 2), f"|{m['state']}>", scale=2)
+    _turn_bar(image, draw, m)
+    draw_text(image, (2, BODY_Y), f"|{m['state']}>", scale=2)  # pages 1-2
     arrow = "→" if m["direction"] > 0 else "←"
-    draw_text(image, (66, BODY_Y + 1), fit(m["value"], WIDTH - 66))
-    draw_text(image, (66, BODY_Y + LINE_H + 1), f"play {arrow}")
-    y = BODY_Y + 2 * LINE_H + 6
+    draw_text(image, (66, BODY_Y), fit(m["value"], WIDTH - 66))
+    draw_text(image, (66, BODY_Y + LINE_H), f"play {arrow}")
+    y = BODY_Y + 3 * LINE_H
     x = 0
     for i, count in enumerate(m["counts"], 1):
         cell = f"P{i}:{count}"
@@ -276,7 +326,7 @@ def qno(m: dict[str, Any]) -> Image.Image:
             draw.rectangle((x, y - 1, x + w - 2, y + CELL_H - 1), fill=1)
         draw_text(image, (x + 1, y), cell, fill=0 if i == m["current"] else 1)
         x += w + 1
-    draw_text(image, (0, HEIGHT - CELL_H), f"Pile {m['pile']}  Discards {m['discards']}")
+    draw_text(image, (0, HINT_Y), f"Pile {m['pile']}  Discards {m['discards']}")
     return image
 
 
@@ -359,7 +409,7 @@ def _planet_grid(image: Image.Image, draw: ImageDraw.ImageDraw, planets: list[st
 
 def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, row: int, text: str,
            inverted: bool = False) -> None:
-    y = BODY_Y + 1 + row * LINE_H
+    y = BODY_Y + row * LINE_H
     text = fit(text, WIDTH - _PANEL_X)
     if inverted:
         draw.rectangle((_PANEL_X - 1, y - 1, _PANEL_X + text_width(text) - 1, y + CELL_H - 1),
@@ -399,7 +449,7 @@ def qlanet_end(m: dict[str, Any]) -> Image.Image:
     for camp in (0, 1):
         _panel(image, draw, 3 + camp, f"C{camp} cost {m['costs'][camp]}")
     hint = "▼ story OK" if m.get("pages", 1) > 1 else "OK"
-    draw_text(image, (WIDTH - 1 - text_width(hint), HEIGHT - CELL_H), hint)
+    draw_text(image, (WIDTH - text_width(hint), HINT_Y), hint)
     return image
 
 

@@ -270,7 +270,7 @@ def test_every_answer_to_every_prompt_plays_in_every_sampled_world(options):
                 rebuilt = any(e["type"] == "reshuffle" and e["deck"] == "event"
                               for e in g.log[start:])
                 for act in acts:
-                    w = hint.world(g, pub, rng)
+                    w = hint.world(g, pub, rng, copy=Entanglion.copy)
                     w.push(act)
                     if not rebuilt:  # the cards and dice seen come again, in order
                         assert _draws_and_rolls(w.log[start:])[:len(seen)] == seen

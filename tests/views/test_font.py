@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from importlib import resources
 
 import pytest
@@ -18,16 +19,21 @@ from companion.views.font import (
     draw_text,
     fit,
     glyphs,
+    missing,
     parse_glyphs,
     text_width,
     wrap,
 )
 
 ASCII = [chr(code) for code in range(0x20, 0x7F)]
-EXTRAS = list("→←↑↓▲▼►◄√ψφΩ⟩⟨●○…·×✓█░ö")
+EXTRAS = list("→←↑↓▲▼►◄√ψφΩ⟩⟨●○…·×✓█░ö„“”«»–")
+POLISH = "ąćęłńóśźżĄĆĘŁŃÓŚŹŻ"
+CZECH = "áčďéěíňóřšťúůýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ"
+LETTERS = sorted(set(POLISH + CZECH))
 # Every glyph is a distinct bitmap, lookalikes included (0/O, 1/l/I/|, x/×, o/○,
-# ./·, </⟨, >/⟩): none are meant to be the same pattern.
-INTENDED_DUPLICATES: set[frozenset[str]] = set()
+# ./·, </⟨, >/⟩) are distinct; only the en dash is the hyphen (a 5-px cell has no
+# room for a longer dash).
+INTENDED_DUPLICATES = {frozenset("-–")}
 
 
 def lit(image: Image.Image) -> set[tuple[int, int]]:
@@ -39,8 +45,9 @@ def lit(image: Image.Image) -> set[tuple[int, int]]:
 def pattern_pixels(char: str, x0: int = 0, y0: int = 0, scale: int = 1) -> set[tuple[int, int]]:
     """Pixels a glyph should light, straight from the data file's rows."""
     rows = glyphs()[char]
+    top = 7 - len(rows)  # -1 for a glyph that uses the row above its cell
     return {
-        (x0 + col * scale + dx, y0 + row * scale + dy)
+        (x0 + col * scale + dx, y0 + (top + row) * scale + dy)
         for row, line in enumerate(rows)
         for col, cell in enumerate(line)
         if cell == "#"
@@ -56,7 +63,7 @@ def screen(width: int = 128, height: int = 64, colour: int = 0) -> Image.Image:
 # --- the data ---------------------------------------------------------------
 
 
-def test_data_file_blocks_are_5x7_of_hash_and_dot_only():
+def test_data_file_blocks_are_5x7_of_hash_and_dot_plus_an_optional_row_above():
     # Read the raw file here rather than trusting the parser under test.
     text = resources.files("companion.views").joinpath("font5x7.txt").read_text(encoding="utf-8")
     blocks: list[list[str]] = []
@@ -67,22 +74,47 @@ def test_data_file_blocks_are_5x7_of_hash_and_dot_only():
             blocks[-1].append(line)
     assert len(blocks) == len(glyphs())
     for rows in blocks:
-        assert len(rows) == 7
+        raised = rows[0].startswith("^")
+        rows = [rows[0][1:]] + rows[1:] if raised else rows
+        assert len(rows) == 7 + raised
         assert all(len(row) == 5 and set(row) <= {"#", "."} for row in rows)
+    assert sum(block[0].startswith("^") for block in blocks) > 0
 
 
-@pytest.mark.parametrize("char", ASCII + EXTRAS + [UNKNOWN])
+@pytest.mark.parametrize("char", ASCII + EXTRAS + LETTERS + [UNKNOWN])
 def test_every_character_has_an_exact_5x7_glyph(char):
     rows = glyphs()[char]
-    assert len(rows) == 7
+    assert len(rows) in (7, 8)
     assert all(len(row) == 5 and set(row) <= {"#", "."} for row in rows)
-    image = screen(CELL_W, CELL_H)
-    draw_text(image, (0, 0), char)
-    assert lit(image) == pattern_pixels(char)  # nothing strays into the gap column/row
+    image = screen(CELL_W, CELL_H + 1)
+    draw_text(image, (0, 1), char)
+    # Nothing strays into the gap column or row; only marks use the row above.
+    assert lit(image) == pattern_pixels(char, 0, 1)
+    assert any(y == 0 for _, y in lit(image)) == (len(rows) == 8)
 
 
-def test_the_font_has_exactly_ascii_the_extras_and_the_box():
-    assert set(glyphs()) == set(ASCII) | set(EXTRAS) | {UNKNOWN}
+def test_the_font_has_exactly_ascii_the_extras_the_letters_and_the_box():
+    assert set(glyphs()) == set(ASCII) | set(EXTRAS) | set(LETTERS) | {UNKNOWN}
+    assert len(LETTERS) == 46  # ó and Ó serve both languages
+
+
+@pytest.mark.parametrize("char", LETTERS)
+def test_each_letter_is_its_base_letter_plus_a_mark(char):
+    """A Polish or Czech letter must differ from its plain letter (a forgotten mark
+    would pass the other checks)."""
+    base = {"ł": "l", "Ł": "L"}.get(char) or unicodedata.normalize("NFD", char)[0]
+    assert glyphs()[char] != glyphs()[base]
+    assert missing(char) == []
+
+
+def test_raised_marks_leave_a_gap_above_lower_case_letters():
+    """Lower case keeps its full x-height (rows 2-6) and a blank row under the mark,
+    so an accent never touches the letter (ů's ring is the one exception)."""
+    for char in LETTERS:
+        if char.islower() and char not in "ąęłďťů":
+            rows = glyphs()[char]
+            mark, gap = rows[: len(rows) - 6], rows[len(rows) - 6]  # cell rows <= 0, row 1
+            assert gap == "....." and "#" in "".join(mark), char
 
 
 def test_no_two_characters_share_a_glyph():
@@ -111,6 +143,9 @@ def test_space_is_blank_and_every_other_glyph_is_not():
         ("char AB\n", "bad character"),
         ("char A\n" + "#####\n" * 7 + "char A\n" + "#####\n" * 7, "duplicate"),
         ("char A\n" + "#####\n" * 7, "U\\+FFFD"),
+        ("char A\n^#####\n" + "#####\n" * 6, "has 6 rows"),
+        ("char A\n" + "#####\n" + "^#####\n" + "#####\n" * 6, "first row"),
+        ("char A\n^#####\n" + "#####\n" * 8, "more than 7"),
     ],
 )
 def test_malformed_data_is_rejected_with_its_line(bad, message):
@@ -319,6 +354,18 @@ def test_every_cut_is_reported_inside_truncations():
         with font.truncations() as inner:
             font.fit("q" * 30, 128)
     assert inner == ["q" * 30] and nested_outer == ["q" * 30]
+
+
+def test_a_mark_above_the_top_edge_is_a_cut():
+    """Accented capitals use the row above their cell: drawn at y=0 the mark is lost,
+    which the no-cut checks must hear about; at y=1 it is whole."""
+    image = Image.new("1", (128, 64))
+    with font.truncations() as cuts:
+        font.draw_text(image, (0, 1), "ŽÁR")
+        font.draw_text(image, (0, 0), "ZAR")
+        assert cuts == []
+        font.draw_text(image, (0, 0), "ŽÁR")
+    assert cuts == ["ŽÁR"]
 
 
 def test_truncations_without_drawing_only_measure():

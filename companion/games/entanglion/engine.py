@@ -41,6 +41,7 @@ from .cards import (
 )
 from .options import OptionError, make_options
 from .state import State
+from ..snapshots import SnapshotEngine
 
 ENGINE_SLOTS = 6
 ACTIONS = ("navigate", "exchange", "retrieve", "event", "interconnect", "choose", "pass")
@@ -71,6 +72,13 @@ def _distinct(cards: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(cards))
 
 
+def _without(items: list[str], item: str) -> list[str]:
+    """``items`` less one ``item``, as a new list (for the fields clones share)."""
+    rest = items[:]
+    rest.remove(item)
+    return rest
+
+
 def _name(ship: str) -> str:
     return ship.capitalize()
 
@@ -79,10 +87,11 @@ def _names(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-class Entanglion:
+class Entanglion(SnapshotEngine):
     """A game of Entanglion from set-up to win or loss."""
 
     game = "entanglion"
+    illegal = IllegalAction
 
     def __init__(self, seed: int = 0, options: dict[str, Any] | None = None,
                  setup: dict[str, Any] | None = None, dice: Iterable[int] = ()):
@@ -106,7 +115,7 @@ class Entanglion:
         self._answer_i = 0
         self._validate_setup(self.setup)
         try:
-            self._start({"do": "setup"})
+            self._apply({"do": "setup"})
         except IllegalAction as exc:  # e.g. a forced die that cannot be a setup roll
             raise SetupError(str(exc)) from None
 
@@ -126,49 +135,7 @@ class Entanglion:
             return None
         return self.pending["player"] if self.pending else self.state.turn_player
 
-    def push(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """Apply one input; returns the log entries it produced.
-
-        Raises :class:`IllegalAction` (state unchanged) when the input is not allowed.
-        """
-        act = self._normalise(action)
-        reason = self._reason(act)
-        if reason:
-            raise IllegalAction(reason)
-        start = len(self.log)
-        snapshot = (self.state, len(self.log), self._inflight, self.pending)
-        try:
-            if act["do"] == "choose":
-                base, base_len, first, answers = self._inflight  # type: ignore[misc]
-                self.state = base.clone()
-                del self.log[base_len:]
-                self._run(first, answers + [act["value"]], base, base_len)
-            else:
-                self._start(act)
-        except IllegalAction:
-            self.state, log_len, self._inflight, self.pending = snapshot
-            del self.log[log_len:]
-            raise
-        self._history.append(snapshot)
-        self.inputs.append(act)
-        return self.log[start:]
-
-    def pop(self) -> dict[str, Any]:
-        """Undo the last input (dice and deck order come back too); returns it."""
-        if not self._history:
-            raise IllegalAction("nothing to undo")
-        # No copy needed: a state is only ever mutated as a fresh clone inside _run,
-        # so a snapshot stays as it was when taken.
-        self.state, log_len, self._inflight, self.pending = self._history.pop()
-        del self.log[log_len:]
-        return self.inputs.pop()
-
-    def check(self, action: dict[str, Any]) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal (not a dry run of dice)."""
-        try:
-            return self._reason(self._normalise(action))
-        except IllegalAction as exc:
-            return str(exc)
+    # push, pop, check, copy, playout_copy and replay: see SnapshotEngine.
 
     def legal_actions(self) -> list[dict[str, Any]]:
         s = self.state
@@ -178,23 +145,23 @@ class Entanglion:
             p = self.pending["player"]
             return [{"player": p, "do": "choose", "value": v} for v in self.pending["options"]]
         p = s.turn_player
-        hand = _distinct(s.hands[p])
+        hand = s.hands[p]
+        if len(hand) > 1:
+            hand = _distinct(hand)
         out = [{"player": p, "do": "navigate", "card": c} for c in hand]
         out += [{"player": p, "do": "exchange", "card": c} for c in hand]
-        if self._component_here() is not None:
+        together = s.pos[0] == s.pos[1]  # retrieval and Qubit Interconnect need it
+        if together and self._component_here() is not None:
             out.append({"player": p, "do": "retrieve"})
-        out += [{"player": p, "do": "event", "card": e} for e in _distinct(s.held_events[p])
-                if self._event_reason(p, e) is None]
-        if self._interconnect_reason(p) is None:
+        if s.held_events[p]:
+            out += [{"player": p, "do": "event", "card": e}
+                    for e in _distinct(s.held_events[p]) if self._event_reason(p, e) is None]
+        if together and not s.interconnected and self._interconnect_reason(p) is None:
             out += [{"player": p, "do": "interconnect", "give": a, "take": b}
                     for a in hand for b in _distinct(s.hands[other(p)])]
         if not out:  # only when a hand is empty and nothing else is possible
             out.append({"player": p, "do": "pass"})
         return out
-
-    def copy(self) -> "Entanglion":
-        """An independent game in the same position (its undo history starts empty)."""
-        return Entanglion.from_dict(self.to_dict())
 
     # ----------------------------------------------------------- serialisation
 
@@ -227,22 +194,27 @@ class Entanglion:
         g._answers, g._answer_i = [], 0
         return g
 
-    @classmethod
-    def replay(cls, seed: int, options: dict[str, Any] | None, setup: dict[str, Any] | None,
-               dice: Iterable[int], inputs: Iterable[dict[str, Any]]) -> "Entanglion":
-        g = cls(seed, options, setup, dice)
-        for act in inputs:
-            g.push(act)
-        return g
-
     # ----------------------------------------------------- running with prompts
 
-    def _start(self, act: dict[str, Any]) -> None:
+    def _snapshot(self) -> tuple[State, int, Any, Any]:
+        return (self.state, len(self.log), self._inflight, self.pending)
+
+    def _restore(self, snapshot: tuple[State, int, Any, Any]) -> None:
+        self.state, log_len, self._inflight, self.pending = snapshot
+        del self.log[log_len:]
+
+    def _apply(self, act: dict[str, Any]) -> None:
         # The state before the input stays untouched: it is the undo snapshot and the
-        # base a later ``choose`` re-runs from. The input runs on a copy.
-        base = self.state
-        self.state = base.clone()
-        self._run(act, [], base, len(self.log))
+        # base a later ``choose`` re-runs from. The input runs on a clone.
+        if act["do"] == "choose":
+            base, base_len, first, answers = self._inflight  # type: ignore[misc]
+            del self.log[base_len:]
+            self.state = base.clone()
+            self._run(first, answers + [act["value"]], base, base_len)
+        else:
+            base = self.state
+            self.state = base.clone()
+            self._run(act, [], base, len(self.log))
 
     def _run(self, act: dict[str, Any], answers: list[Any], base: State, base_len: int) -> None:
         self._answers, self._answer_i = answers, 0
@@ -474,7 +446,9 @@ class Entanglion:
         before = self.state.pos
         self.state.pos = pos
         # [mercurial's planet, rubicon's planet], as everywhere in the log
-        self._log("move", player=player, cause=cause, **{"from": list(before), "to": list(pos)})
+        if self.keeps_log:  # the hottest entries skip even their arguments in playouts
+            self._log("move", player=player, cause=cause,
+                      **{"from": list(before), "to": list(pos)})
 
     # ------------------------------------------------------------------ chance
 
@@ -536,9 +510,9 @@ class Entanglion:
         if do == "interconnect":  # free: not the turn's action
             self._interconnect(player, act)
             return
-        if "card" in act:
+        if self.keeps_log and "card" in act:
             self._log("action", player=player, do=do, card=act["card"])
-        else:
+        elif self.keeps_log:
             self._log("action", player=player, do=do)
         if do == "navigate":
             self._navigate(player, act["card"])
@@ -684,7 +658,8 @@ class Entanglion:
         s.slot6_filled = False
         s.turn_player = other(player)
         s.turn_number += 1
-        self._log("turn", player=s.turn_player, number=s.turn_number)
+        if self.keeps_log:
+            self._log("turn", player=s.turn_player, number=s.turn_number)
         self._begin_turn()
 
     # ------------------------------------------------------------------ engine deck
@@ -699,7 +674,8 @@ class Entanglion:
                     self._log("draw", player=player, card=None, note="no engine cards left")
                     return None
             card = self._take(player, s.engine_stack, "engine")
-            self._log("draw", player=player, card=card)
+            if self.keeps_log:
+                self._log("draw", player=player, card=card)
             if card != PROBE:
                 into.append(card)
                 if not s.engine_stack:
@@ -837,9 +813,9 @@ class Entanglion:
         if not success:
             self._raise_detection("ground defence")
             return  # ships stay in orbit
-        s.planet_components[planet] = None
-        s.ship_components[player].append(comp)
-        s.retrieved_from.append(planet)
+        s.planet_components = {**s.planet_components, planet: None}
+        s.set_ship("ship_components", player, s.ship_components[player] + [comp])
+        s.retrieved_from = s.retrieved_from + [planet]
         self._log("retrieved", player=player, component=comp, planet=planet)
         if sum(len(c) for c in s.ship_components.values()) == len(COMPONENTS):
             self._end("won", "all eight components are aboard")
@@ -849,8 +825,8 @@ class Entanglion:
 
     def _play_event(self, player: str, card: str) -> None:
         s = self.state
-        s.held_events[player].remove(card)
-        s.event_discard.append(card)
+        s.set_ship("held_events", player, _without(s.held_events[player], card))
+        s.event_discard = s.event_discard + [card]
         if card == HEISENBERG:
             entry, value = self._roll_d8(player, "heisenberg")
             dest = RING[value % len(RING)]
@@ -871,8 +847,8 @@ class Entanglion:
         if self._ask(player, "quantum_tunnel", ["use", "roll"] if s.options["tunnel_timing"]
                      == "before_roll" else ["use", "accept"], defence=defence) != "use":
             return False
-        s.held_events[player].remove(QUANTUM_TUNNEL)
-        s.event_discard.append(QUANTUM_TUNNEL)
+        s.set_ship("held_events", player, _without(s.held_events[player], QUANTUM_TUNNEL))
+        s.event_discard = s.event_discard + [QUANTUM_TUNNEL]
         self._log("event", player=player, card=QUANTUM_TUNNEL, defence=defence)
         return True
 
@@ -928,14 +904,14 @@ class Entanglion:
             if card in KEPT_EVENTS:
                 limit = s.options["event_hand_limit"]
                 if limit is not None and len(s.held_events[player]) >= limit:
-                    s.event_discard.append(card)
+                    s.event_discard = s.event_discard + [card]
                     self._log("event", player=player, card=card, kept=False,
                               note="event hand limit")
                 else:
-                    s.held_events[player].append(card)
+                    s.set_ship("held_events", player, s.held_events[player] + [card])
                     self._log("event", player=player, card=card, kept=True)
             else:
-                s.event_discard.append(card)
+                s.event_discard = s.event_discard + [card]
                 self._log("event", player=player, card=card, kept=False)
                 self._resolve_immediate(player, card)
         if clear:
@@ -956,7 +932,7 @@ class Entanglion:
             if s.options["quantum_shuffle_gathers"] == "all_events":
                 for ship in SHIPS:
                     extra += s.held_events[ship]
-                    s.held_events[ship] = []
+                    s.set_ship("held_events", ship, [])
             self._rebuild_event_deck(extra)
         return None
 
@@ -1001,8 +977,8 @@ class Entanglion:
                 k = (k + 1) % len(RING)
             dest = RING[k]
         entry["result"] = dest
-        mine.remove(comp)
-        s.planet_components[dest] = comp
+        s.set_ship("ship_components", player, _without(mine, comp))
+        s.planet_components = {**s.planet_components, dest: comp}
         self._log("teleported", player=player, component=comp, planet=dest)
         if comp == DILUTION_REFRIGERATOR:
             self._rebalance_hands()
@@ -1015,8 +991,9 @@ class Entanglion:
             self._log("no_effect", player=player, card=BENNETT)
             return
         move = self._ask(player, "bennett", options)
-        s.ship_components[move["from"]].remove(move["component"])
-        s.ship_components[move["to"]].append(move["component"])
+        sc = s.ship_components
+        s.set_ship("ship_components", move["from"], _without(sc[move["from"]], move["component"]))
+        s.set_ship("ship_components", move["to"], sc[move["to"]] + [move["component"]])
         self._log("transfer", player=player, **move)
         if move["component"] == DILUTION_REFRIGERATOR:
             self._rebalance_hands()

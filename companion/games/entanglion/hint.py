@@ -65,8 +65,9 @@ DEFAULT_BUDGET = budget_for_ms(DEFAULT_BUDGET_MS)
 
 
 def _playout_copy(game: Entanglion) -> Entanglion:
-    """Every copy the search makes goes through here, so a faster copy is one change."""
-    return game.copy()
+    """Every copy the search makes: the engine's playout mode (no log, no undo, inputs
+    trusted: the search only ever pushes one of ``legal_actions()``)."""
+    return game.playout_copy()
 
 
 class Rng:
@@ -316,9 +317,10 @@ def _deal(s: Any, pub: _Public, rng: Rng, prefix: bool) -> None:
     s.event_deck = _resample(s.event_deck, keep, rng)
 
 
-def world(g: Entanglion, pub: _Public, rng: Rng) -> Entanglion:
-    """A copy of ``g`` with everything hidden re-dealt from ``rng``."""
-    w = _playout_copy(g)
+def world(g: Entanglion, pub: _Public, rng: Rng, copy: Any = _playout_copy) -> Entanglion:
+    """A copy of ``g`` with everything hidden re-dealt from ``rng``; ``copy`` makes the
+    copy (a logged one lets a test read what the re-dealt world did)."""
+    w = copy(g)
     if w._inflight is None:
         _deal(w.state, pub, rng, prefix=False)
     else:

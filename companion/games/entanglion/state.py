@@ -2,8 +2,9 @@
 
 Everything the rules need is here, chance included (the generator state and any
 forced dice), so a state serialises to JSON and back without loss. Lists that are
-decks are written top card first. The engine mutates a state in place; ``clone`` is
-hand-written because it sits on the hot path (one per action, for undo and replay).
+decks are written top card first. The engine mutates a clone of the state for each
+input, so the state before stays whole as the undo snapshot; ``clone`` is hand-written
+because it sits on the hot path, and shares what never changes in place (``SHARED``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,12 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .board import MERCURIAL, RING, RUBICON
+
+
+# Changed only by replacing them (a new list or dict), so clones may share them: they
+# change a few times a game, and not copying them halves the cost of a clone.
+SHARED = ("planet_components", "ship_components", "held_events", "event_discard", "set_aside",
+          "retrieved_from")
 
 
 def _per_ship() -> dict[str, list[str]]:
@@ -32,7 +39,8 @@ class State:
     ship_components: dict[str, list[str]] = field(default_factory=_per_ship)
     hands: dict[str, list[str]] = field(default_factory=_per_ship)
     held_events: dict[str, list[str]] = field(default_factory=_per_ship)
-    engine_control: list[list[str]] = field(default_factory=list)  # [card, ship] per slot
+    # [card, ship] per slot; a slot is never changed in place, so clones share slots.
+    engine_control: list[list[str]] = field(default_factory=list)
     engine_stack: list[str] = field(default_factory=list)
     engine_discard: list[str] = field(default_factory=list)  # last = most recent
     event_deck: list[str] = field(default_factory=list)
@@ -45,18 +53,22 @@ class State:
     interconnected: bool = False  # Qubit Interconnect has traded this turn
 
     def clone(self) -> "State":
-        sc, h, he = self.ship_components, self.hands, self.held_events
+        # Shared, not copied: options and the fields in SHARED, which the engine replaces
+        # and never changes in place (hands, decks and engine control change almost every
+        # input; those are copied).
+        h = self.hands
         return State(
             self.options, self.rng, self.forced[:], self.status, self.turn_player,
-            self.turn_number, self.pos, self.detection, dict(self.planet_components),
-            {MERCURIAL: sc[MERCURIAL][:], RUBICON: sc[RUBICON][:]},
-            {MERCURIAL: h[MERCURIAL][:], RUBICON: h[RUBICON][:]},
-            {MERCURIAL: he[MERCURIAL][:], RUBICON: he[RUBICON][:]},
-            [slot[:] for slot in self.engine_control], self.engine_stack[:],
-            self.engine_discard[:], self.event_deck[:], self.event_discard[:],
-            self.drawn[:], self.set_aside[:], self.slot6_filled, self.retrieved_from[:],
-            self.interconnected,
+            self.turn_number, self.pos, self.detection, self.planet_components,
+            self.ship_components, {MERCURIAL: h[MERCURIAL][:], RUBICON: h[RUBICON][:]},
+            self.held_events, self.engine_control[:], self.engine_stack[:],
+            self.engine_discard[:], self.event_deck[:], self.event_discard, self.drawn[:],
+            self.set_aside, self.slot6_filled, self.retrieved_from, self.interconnected,
         )
+
+    def set_ship(self, name: str, ship: str, items: list[str]) -> None:
+        """Give ``ship`` a new list in the per-ship field ``name`` (one of SHARED)."""
+        setattr(self, name, {**getattr(self, name), ship: items})
 
     def to_dict(self) -> dict[str, Any]:
         """Exact, JSON-ready form (for the journal and round trips)."""

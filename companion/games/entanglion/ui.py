@@ -299,6 +299,7 @@ class _Board:
         self.detection: int | None = s.detection
         self.comps = dict(s.planet_components)
         self.turn = s.turn_player
+        self.number = s.turn_number
         self.result = s.status if s.status in ("won", "lost") else None
         # Wind back from the state after the entries to the state before them.
         for e in reversed(entries):
@@ -319,8 +320,9 @@ class _Board:
         if any(e["type"] in ("detection", "setup") for e in entries):
             self.detection = _detection_before(g, earlier)
         if any(e["type"] == "turn" for e in entries):
-            self.turn = next((e["player"] for e in reversed(g.log[:earlier])
-                              if e["type"] == "turn"), None)
+            before = next((e for e in reversed(g.log[:earlier]) if e["type"] == "turn"), None)
+            self.turn = before["player"] if before else None
+            self.number = before["number"] if before else 0
         self._given = g.setup.get("ships")  # a scenario set-up may place the ships itself
         self._ships: dict[str, str] = {}  # ship placement rolls so far (real dice: one an input)
         if any(e["type"] == "roll" and e["purpose"] == "ship placement" for e in entries):
@@ -338,7 +340,7 @@ class _Board:
         elif t == "teleported":
             self.comps[e["planet"]] = e["component"]
         elif t == "turn":
-            self.turn = e["player"]
+            self.turn, self.number = e["player"], e["number"]
         elif t == "game_over":
             self.result = e["status"]
         elif t == "setup":
@@ -350,6 +352,13 @@ class _Board:
             self._ships[e["player"]] = e["result"]
             if len(self._ships) == 2:
                 self.pos = (self._ships[MERCURIAL], self._ships[RUBICON])
+
+    def bar(self) -> dict[str, Any]:
+        """The title bar of the turn as of what has been told (none in set-up): the
+        same on every screen of that turn as on the resting screen."""
+        if self.turn is None or self.result is not None:
+            return {}
+        return {"bar": {"turn": who(self.turn), "number": self.number}}
 
     def model(self, placed: list[str] | None = None, highlight: str = "") -> dict[str, Any]:
         if placed is not None:  # placing components: only those already announced
@@ -449,13 +458,13 @@ class _Notices:
         card, card_event = self._card(entries)
         lines: list[tuple[int, str]] = []  # (priority, line): 1 must stay, 3 may go
         takes: dict[str, list[str]] = {}
-        roll_leds = None
+        roll_leds = roll_bar = None
         title = "What happened"
         before = self.board.detection
         for e in entries:
             self.board.apply(e)
             if e is roll:
-                roll_leds = self.board.model()
+                roll_leds, roll_bar = self.board.model(), self.board.bar()
             t, p = e["type"], e.get("player")
             if t == "action":
                 title = _action_title(e)
@@ -524,9 +533,10 @@ class _Notices:
                 if c in takes.get(pending["player"], []):
                     takes[pending["player"]].remove(c)
         lines += [(1, f"{who(p)} take {', '.join(cards)}") for p, cards in takes.items() if cards]
-        final = self.board.model()
+        final, bar = self.board.model(), self.board.bar()
         if roll is not None:
-            self.out.append({**_roll_screen(roll), "leds": roll_leds or final})
+            self.out.append({**_roll_screen(roll), "leds": roll_leds or final,
+                             **(roll_bar if roll_bar is not None else bar)})
         summary = _fit_lines(lines)
         details = [explain(e) for e in entries if e["type"] not in ("action", "turn")]
         # Details when the summary left something out or a roll or event has more to say.
@@ -534,9 +544,10 @@ class _Notices:
             e["type"] in ("roll", "event", "detection") for e in entries)
         if summary:
             self.out.append(_text(title, summary, "▼ more  OK" if more else "OK", leds=final,
-                                  summary=True, **({"details": details} if more else {})))
+                                  summary=True, **bar,
+                                  **({"details": details} if more else {})))
         if card is not None:
-            self.out.append({**card, "leds": final})
+            self.out.append({**card, "leds": final, **bar})
 
     def _card(self, entries: list[dict[str, Any]]
               ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -719,8 +730,10 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
         started = g.state.status != "setup"  # ships placed: the start screen was shown
         index = len(SETUP_STEPS) + PLACEMENTS + len(g.inputs) + 1 + started
         model.update(title=model["title"].capitalize(), right=_setup_counter(g, index))
-    elif model["title"][0].islower():
-        model["title"] = f"{who(p['player'])}: {model['title']}"
+    else:
+        model.update(_bar(g))
+        if model["title"][0].islower():
+            model["title"] = f"{who(p['player'])}: {model['title']}"
     return model
 
 
@@ -812,7 +825,16 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
         text = ["Tap a card or choose"]
     elif g.check({"player": g.turn_player, "do": "retrieve"}) is None:
         text = [f"Here: {PART[g.state.planet_components[g.state.pos[0]]]}"]
-    return {"title": title, "text": text, "items": items}
+    return {"title": title, "text": text, "items": items, **_bar(g)}
+
+
+def _bar(g: Entanglion) -> dict[str, Any]:
+    """The resting screen's title bar, kept by the menus of the turn (see ``bar`` in
+    the OLED views): only the screen's own part of the panel changes."""
+    s = g.state
+    if s.status != "playing":
+        return {}
+    return {"bar": {"turn": who(s.turn_player), "number": s.turn_number}}
 
 
 # ------------------------------------------------------------------ hints

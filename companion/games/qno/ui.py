@@ -215,7 +215,17 @@ def notices(g: Qno, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             lines.append(f"{VALUE_WORDS[e['action']]} fires again")
     if lines:
         out.append(_text("What happened", *lines))
-    return out
+    bar = _bar(g)  # the turn as the input left it, as on the resting screen after them
+    return [model if "right" in model else {**model, **bar} for model in out]
+
+
+def _bar(g: Qno) -> dict[str, Any]:
+    """The resting screen's title bar, kept by the turn's other screens (a set-up step
+    shows its counter instead): only the screen's own part of the panel changes."""
+    s = g.state
+    if s.status != "playing":
+        return {}
+    return {"bar": {"turn": who(s.turn), "number": s.turn_number}}
 
 
 # ------------------------------------------------------------------ prompts and menus
@@ -239,6 +249,11 @@ def _qubit_items(g: Qno, p: dict[str, Any]) -> list[Item]:
 
 
 def prompt_menu(g: Qno) -> dict[str, Any]:
+    model = _prompt(g)
+    return model if "right" in model else {**model, **_bar(g)}
+
+
+def _prompt(g: Qno) -> dict[str, Any]:
     p = g.pending
     assert p is not None
     kind, pl = p["kind"], p["player"]
@@ -279,7 +294,7 @@ def action_menu(g: Qno, only: str | None = None) -> dict[str, Any]:
         elif a["do"] == "catch":
             items.append(Item(f"Catch {who(a['target'])}: no QNO!", a))
     return {"title": f"{who(g.state.turn)}: your move",
-            "text": ["Tap a card to play it"], "items": items}
+            "text": ["Tap a card to play it"], "items": items, **_bar(g)}
 
 
 def button(g: Qno, name: str) -> dict[str, Any] | str:

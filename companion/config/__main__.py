@@ -1,0 +1,7 @@
+"""``python -m companion.config check [PATH]`` or ``... defaults``."""
+
+import sys
+
+from .command import main
+
+sys.exit(main())

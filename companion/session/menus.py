@@ -1,0 +1,199 @@
+"""The session's menus: the main menu, the setup step's choices, the menus opened over
+a game (actions, a game's own choices, confirmations), and the cursor moving in them.
+
+A menu is a model (``{"title", "text", "items"}``, items being ``games.common.Item``);
+choosing an item with OK hands its action to whichever part of the session it names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..games.common import GAMES, Item, ui_for
+from ..inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP
+
+
+@dataclass
+class _Menu:
+    kind: str  # main | setup | actions | exchange | confirm_end | confirm_off
+    model: dict[str, Any]
+
+
+class Menus:
+    """The session's menus (a part of :class:`~companion.session.Session`): the menu
+    open over the game (``menu``) and the ``cursor`` in whichever menu is on show."""
+
+    def _current_menu(self) -> dict[str, Any] | None:
+        if self.mode == "menu":
+            return self.menu.model if self.menu is not None else self._main_menu()
+        if self.mode == "setup":
+            step = self.ui.SETUP_STEPS[self.setup_step]
+            return {"title": step.title, "right": f"Setup {self.setup_step + 1}/"
+                    f"{self._setup_total()}", "text": [],
+                    "items": [Item(label, None) for label, _ in step.choices]}
+        if self.menu is not None:
+            return self.menu.model
+        g = self.game
+        if g.status in ("won", "lost"):
+            return None
+        if g.pending:
+            return self.ui.prompt_menu(g)
+        return None
+
+    def _menu_screen(self, menu: dict[str, Any] | None) -> dict[str, Any]:
+        if menu is None:
+            g = self.game
+            if g.status in ("won", "lost"):
+                return self.ui.end_screen(g, self.page, self._game_story())
+            return self.ui.status(g, self.page)
+        out = {"screen": "menu", "title": menu["title"], "text": list(menu["text"]),
+               "items": [i.label for i in menu["items"]], "cursor": self.cursor}
+        for key in ("right", "bar"):  # a setup counter; the turn's title bar
+            if menu.get(key):
+                out[key] = menu[key]
+        return out
+
+    def _main_menu(self) -> dict[str, Any]:
+        items = []
+        gid = self.resumable
+        if gid is not None:
+            items.append(Item(f"Resume game #{gid}", {"resume": gid}))
+        for game in GAMES:
+            items.append(Item(f"New {ui_for(game).TITLE}", {"new": game}))
+        if self.config.web_pin is not None:
+            items.append(Item("Web PIN", {"session": "web_pin"}))
+        items.append(Item("Switch the box off", {"session": "confirm_off"}))
+        text = ["Choose a game"] + ([f"A new game ends #{gid}"] if gid is not None else [])
+        return {"title": "Companion", "text": text, "items": items}
+
+    def _open(self, kind: str, model: dict[str, Any]) -> None:
+        self.menu, self.cursor = _Menu(kind, model), 0
+
+    def _close(self) -> None:
+        self.menu, self.cursor = None, 0
+
+    def _button(self, button: str) -> None:
+        menu = self._current_menu()
+        if menu is not None:
+            self._menu_button(menu, button)
+            return
+        g = self.game
+        if g.status in ("won", "lost"):
+            if button == OK:
+                self._leave()
+            elif button in (UP, DOWN):  # the story of the game, page by page
+                self.page += 1 if button == DOWN else -1
+            return
+        if button in (UP, DOWN):
+            self.page += 1 if button == DOWN else -1
+        elif button == OK:
+            self._open("actions", self._actions_menu())
+        elif button in (RETRIEVE, EXCHANGE):
+            result = self.ui.button(g, button)  # the game's own use of these buttons
+            if isinstance(result, str):
+                self._error(result)
+            elif "menu" in result:
+                self._open(result["menu"], result)
+            else:
+                self._apply(result)
+        elif button == BACK:
+            self._error("Hold BACK to undo")
+
+    def _menu_button(self, menu: dict[str, Any], button: str) -> None:
+        items = menu["items"]
+        if button in (UP, DOWN):
+            if items:
+                self.cursor = (self.cursor + (1 if button == DOWN else -1)) % len(items)
+            return
+        if button == BACK:
+            if self.menu is not None:
+                self._close()
+            elif self.mode == "setup":
+                self._setup_back()
+            elif self.mode == "game":
+                self._error("Hold BACK to undo")
+            return
+        if button in (RETRIEVE, EXCHANGE):
+            if self.mode == "game" and self.menu is not None and self.menu.kind != "confirm_end":
+                self._close()
+                self._button(button)
+            else:
+                self._error("Choose with UP/DOWN, OK")
+            return
+        # OK: take the item under the cursor
+        if not items:
+            return
+        self._select(items[min(self.cursor, len(items) - 1)])
+
+    def _select(self, item: Item) -> None:
+        act = item.action
+        if act and act.get("session") == "web_pin":
+            self._close()
+            self.alert("Web PIN", self.config.web_pin(), "Type it on the page",  # type: ignore[misc]
+                       "within 2 minutes.")
+            self.overlay["private"] = True  # type: ignore[index]  # never sent to a page
+            return
+        if self.mode == "menu":
+            what = act.get("session")
+            if what == "confirm_off":
+                self._open("confirm_off", {
+                    "title": "Switch off?", "text": ["Games are saved"],
+                    "items": [Item("No, keep it on", {"session": "keep"}),
+                              Item("Yes, switch off", {"session": "power_off"})]})
+            elif what in ("keep", "power_off"):
+                self._close()
+                # The session does no I/O: whoever runs it (the daemon, the
+                # simulator) acts on the request.
+                self.request = "power_off" if what == "power_off" else None
+            elif "resume" in act:
+                self._try_resume(act["resume"])
+            else:
+                self.ui = ui_for(act["new"])
+                self.mode, self.setup_step, self.setup_choices = "setup", 0, {}
+                self.cursor = self._setup_default()
+            return
+        if self.mode == "setup":
+            step = self.ui.SETUP_STEPS[self.setup_step]
+            self.setup_choices[step.key] = step.choices[self.cursor][1]
+            if self.setup_step + 1 < len(self.ui.SETUP_STEPS):
+                self.setup_step += 1
+                self.cursor = self._setup_default()
+            else:
+                self._start_game()
+            return
+        self._close()
+        if "menu" in act:  # a menu leading to another (a choice in several steps)
+            self._open(act["menu"], act)
+            return
+        what = act.get("session")
+        if what is None:
+            self._apply(act)  # an engine input
+        elif what == "undo":
+            self._undo()
+        elif what == "leave":
+            self._leave()
+        elif what == "confirm_end":
+            self._open("confirm_end", {
+                "title": f"End game #{self.game_id}?", "text": ["It cannot be resumed"],
+                "items": [Item("No, keep playing", {"session": "keep"}),
+                          Item("Yes, end it", {"session": "end"})]})
+        elif what == "end":
+            self._abandon()
+        elif what == "peek":
+            if act["seat"] in self.config.private_screens:
+                self._error("That secret is on its own screen")
+            else:
+                self.peek, self.peeking = act["seat"], False
+        # "keep": closing the menu was all
+
+    def _actions_menu(self) -> dict[str, Any]:
+        model = self.ui.action_menu(self.game)
+        # The pre-selected item must never harm: with no move to offer, it is "back".
+        first = [] if model["items"] else [Item("Back to the game", {"session": "keep"})]
+        model["items"] = first + model["items"] + [
+            Item("Undo last action", {"session": "undo"}),
+            Item("Main menu (keep)", {"session": "leave"}),
+            Item("End this game", {"session": "confirm_end"}),
+        ] + ([Item("Web PIN", {"session": "web_pin"})] if self.config.web_pin else [])
+        return model

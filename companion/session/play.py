@@ -1,0 +1,149 @@
+"""The game in play: each engine input is journaled before it shows, undo takes the
+last one back, and a game is left (to resume later), ended, or resumed from the
+journal with the notices the table was reading."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from ..games.common import ui_for
+from ..journal import Journal, JournalError
+
+log = logging.getLogger(__name__)
+
+
+class Play:
+    """The game in play (a part of :class:`~companion.session.Session`): ``game``,
+    ``game_id``, ``mode``, and the unfinished game the main menu offers
+    (``resumable``)."""
+
+    def _try_resume(self, game_id: int, record: Any = None, starting: bool = False) -> None:
+        try:
+            self._resume(record or self.journal.load(game_id))
+        except JournalError as exc:
+            if starting and exc.damaged:
+                raise
+            self._unresumable(game_id, exc)
+        except Exception as exc:  # noqa: BLE001 - whatever it is, the box must go on
+            self._unresumable(game_id, exc)
+
+    def _unresumable(self, game_id: int, exc: Exception) -> None:
+        # The game stays in the journal untouched ('companion games export').
+        self.mode, self.game, self.game_id, self.resumable = "menu", None, None, None
+        self._shown = None
+        log.error("game #%s cannot be resumed: %s: %s", game_id, type(exc).__name__, exc)
+        self._error(f"Game #{game_id} cannot be resumed (see the log)")
+
+    def _resume(self, record: Any) -> None:
+        inputs = Journal.effective_inputs(record.entries)
+        self.ui = ui_for(record.game)
+        last = record.entries[-1] if record.entries else None
+        if last is not None and last.kind == "undo":  # its notice was the undo card
+            g, notices = self.ui.replay(record.seed, record.options, record.setup, inputs), []
+        else:  # the notices of the last input, or of the setup: what the table was reading
+            g = self.ui.replay(record.seed, record.options, record.setup, inputs[:-1])
+            notices = self.ui.notices(g, g.push(inputs[-1]) if inputs else g.log)
+        entry = last.seq if last is not None else 0
+        game, seq, read = self.journal.read_mark()
+        read = read if (game, seq) == (record.id, entry) else 0
+        self.game, self.game_id, self.mode, self.resumable = g, record.id, "game", None
+        self._close()
+        self.page = 0
+        self._show([{"screen": "text", "title": f"Game #{record.id} resumed",
+                     "lines": [f"Turn {self.ui.turns(self.game)}",
+                               f"{len(inputs)} inputs replayed"], "hint": "OK"},
+                    *notices[read:]], entry=entry, of=len(notices))
+
+    def _leave(self) -> None:
+        """Back to the main menu; an unfinished game stays in the journal to resume."""
+        self.resumable = self.game_id if self._status() == "playing" else None
+        self.mode, self.game, self.game_id, self._shown = "menu", None, None, None
+        self.peek, self.peeking = None, False
+        self._close()
+
+    def _abandon(self) -> None:
+        try:
+            self.journal.abandon(self.game_id)
+        except JournalError as exc:
+            self._journal_error("Not saved", exc)
+            return
+        self._leave()
+        self.resumable = None
+
+    def _apply(self, act: dict[str, Any]) -> bool:
+        """Push an engine input, journal it, then show it; False if it was refused."""
+        g = self.game
+        reason = g.check(act)
+        if reason is not None:
+            self._error(reason)
+            return False
+        try:
+            entries = g.push(act)
+        except self.ui.IllegalAction as exc:  # e.g. a forced die that cannot be used
+            self._error(str(exc))
+            return False
+        self.phase = 0  # blinking and the end-of-game show start afresh
+        try:
+            seq = self.journal.record(self.game_id, g.inputs[-1], turns=self.ui.turns(g),
+                                      status=self._status(), reason=self.ui.result_reason(g))
+        except JournalError as exc:
+            g.pop()
+            self._journal_error("Not saved, not done", exc)
+            return False
+        self.page = 0
+        self._show(self.ui.notices(g, entries), entry=seq)
+        return True
+
+    def _undo(self) -> None:
+        if self.mode != "game":
+            self._error("Nothing to undo")
+            return
+        g = self.game
+        if not g.inputs:
+            self._error("Nothing to undo")
+            return
+        refusal = self.ui.undo_block(g)
+        if refusal is not None:
+            self._error(refusal)
+            return
+        act = g.pop()
+        try:
+            self.journal.record_undo(self.game_id, turns=self.ui.turns(g), status=self._status())
+        except JournalError as exc:
+            g.push(act)  # deterministic: the same outcome comes back
+            self._journal_error("Not saved, not undone", exc)
+            return
+        self._shown = None
+        self._close()
+        self._story = None
+        describe = getattr(self.ui, "describe", _describe)  # a game may word it itself
+        self.overlay = {"screen": "undo", "text": describe(act)}
+
+    def _game_story(self) -> dict[str, Any] | None:
+        """The finished game's story (told once; the journal adds the time played)."""
+        if self._story is None and hasattr(self.ui, "story"):
+            try:
+                record = self.journal.load(self.game_id)
+            except JournalError as exc:
+                log.error("story of game #%s without its journal record: %s", self.game_id, exc)
+                record = None
+            self._story = self.ui.story(self.game, record)
+        return self._story
+
+    def _status(self) -> str:
+        status = self.game.status
+        return status if status in ("won", "lost") else "playing"
+
+
+def _describe(act: dict[str, Any]) -> str:
+    player = act.get("player")
+    who = f"P{player}" if isinstance(player, int) else (player or "").capitalize()
+    do = act["do"]
+    if do == "choose":
+        value = act.get("value")
+        return f"{who}'s choice ({value if isinstance(value, (str, int)) else 'option'})"
+    if "card" in act:
+        card = act["card"]
+        return f"{who}: {do} {card if card.isupper() else card.replace('_', ' ')}"
+    return f"{who}: {do}"
