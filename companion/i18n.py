@@ -75,8 +75,10 @@ def language() -> str:
 
 
 def _(message: str) -> str:
-    """``message`` in the current language (itself where no translation exists)."""
-    return _current.gettext(message)
+    """``message`` in the current language (itself where no translation exists).
+
+    The empty string stays empty (gettext would answer it with the catalog's header)."""
+    return _current.gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

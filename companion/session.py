@@ -36,7 +36,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from . import i18n
 from .games.common import GAMES, Item, ui_for
+from .i18n import N_, _, ngettext
 from .inputs import (
     BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP, Event, Hold, Press, Release, Tag, Tick,
 )
@@ -66,6 +68,9 @@ class SessionConfig:
     private_screens: tuple[int, ...] = ()  # seats with their own small OLED (QLANET camps)
     # With web control on: makes a new pairing PIN, shown by the "Web PIN" menu item.
     web_pin: Callable[[], str] | None = field(default=None, compare=False)
+    # Keeps the language chosen in Settings across restarts (the shell writes it to the
+    # state directory); None: the choice lasts until the box stops.
+    save_language: Callable[[str], None] | None = field(default=None, compare=False)
 
 
 def random_seed() -> int:
@@ -135,7 +140,7 @@ class Session:
         """A page of a notice's details: every line of what happened, a press away."""
         pages = _detail_pages(notice)
         page = min(self.detail, len(pages))
-        return {"screen": "text", "title": "Details", "right": f"{page}/{len(pages)}",
+        return {"screen": "text", "title": _("Details"), "right": f"{page}/{len(pages)}",
                 "lines": pages[page - 1], "hint": "▲▼ OK"}
 
     def private_screens(self) -> dict[int, dict[str, Any]]:
@@ -245,9 +250,10 @@ class Session:
             return self.menu.model if self.menu is not None else self._main_menu()
         if self.mode == "setup":
             step = self.ui.SETUP_STEPS[self.setup_step]
-            return {"title": step.title, "right": f"Setup {self.setup_step + 1}/"
-                    f"{self._setup_total()}", "text": [],
-                    "items": [Item(label, None) for label, _ in step.choices]}
+            return {"title": _(step.title),
+                    "right": _("Setup {index}/{total}").format(index=self.setup_step + 1,
+                                                              total=self._setup_total()),
+                    "text": [], "items": [Item(_(label), None) for label, _value in step.choices]}
         if self.menu is not None:
             return self.menu.model
         g = self.game
@@ -273,14 +279,33 @@ class Session:
         items = []
         gid = self.resumable
         if gid is not None:
-            items.append(Item(f"Resume game #{gid}", {"resume": gid}))
+            items.append(Item(_("Resume game #{number}").format(number=gid), {"resume": gid}))
         for game in GAMES:
-            items.append(Item(f"New {ui_for(game).TITLE}", {"new": game}))
+            items.append(Item(_("New {game}").format(game=ui_for(game).TITLE), {"new": game}))
         if self.config.web_pin is not None:
-            items.append(Item("Web PIN", {"session": "web_pin"}))
-        items.append(Item("Switch the box off", {"session": "confirm_off"}))
-        text = ["Choose a game"] + ([f"A new game ends #{gid}"] if gid is not None else [])
+            items.append(Item(_("Web PIN"), {"session": "web_pin"}))
+        items.append(Item(_("Settings"), {"session": "settings"}))
+        items.append(Item(_("Switch the box off"), {"session": "confirm_off"}))
+        text = [_("Choose a game")] + (
+            [_("A new game ends #{number}").format(number=gid)] if gid is not None else [])
         return {"title": "Companion", "text": text, "items": items}
+
+    def _settings_menu(self) -> dict[str, Any]:
+        """Settings: for now the language, each listed in its own words."""
+        current = i18n.language()
+        items = [Item(("● " if code == current else "  ") + own, {"session": "language",
+                                                                   "code": code})
+                 for code, own in i18n.LANGUAGES.items()]
+        return {"title": _("Language"), "text": [], "items": items}
+
+    def _set_language(self, code: str) -> None:
+        i18n.set_language(code)
+        if self.config.save_language is not None:
+            try:
+                self.config.save_language(code)
+            except OSError as exc:  # the choice still holds until the box stops
+                log.error("language choice not saved: %s", exc)
+                self._error(_("Language set, but not saved (see the log)"))
 
     def _open(self, kind: str, model: dict[str, Any]) -> None:
         self.menu, self.cursor = _Menu(kind, model), 0
@@ -313,7 +338,7 @@ class Session:
             else:
                 self._apply(result)
         elif button == BACK:
-            self._error("Hold BACK to undo")
+            self._error(_("Hold BACK to undo"))
 
     def _menu_button(self, menu: dict[str, Any], button: str) -> None:
         items = menu["items"]
@@ -327,14 +352,14 @@ class Session:
             elif self.mode == "setup":
                 self._setup_back()
             elif self.mode == "game":
-                self._error("Hold BACK to undo")
+                self._error(_("Hold BACK to undo"))
             return
         if button in (RETRIEVE, EXCHANGE):
             if self.mode == "game" and self.menu is not None and self.menu.kind != "confirm_end":
                 self._close()
                 self._button(button)
             else:
-                self._error("Choose with UP/DOWN, OK")
+                self._error(_("Choose with UP/DOWN, OK"))
             return
         # OK: take the item under the cursor
         if not items:
@@ -345,17 +370,22 @@ class Session:
         act = item.action
         if act and act.get("session") == "web_pin":
             self._close()
-            self.alert("Web PIN", self.config.web_pin(), "Type it on the page",  # type: ignore[misc]
-                       "within 2 minutes.")
+            self.alert(_("Web PIN"), self.config.web_pin(),  # type: ignore[misc]
+                       _("Type it on the page"), _("within 2 minutes."))
             self.overlay["private"] = True  # type: ignore[index]  # never sent to a page
             return
         if self.mode == "menu":
             what = act.get("session")
             if what == "confirm_off":
                 self._open("confirm_off", {
-                    "title": "Switch off?", "text": ["Games are saved"],
-                    "items": [Item("No, keep it on", {"session": "keep"}),
-                              Item("Yes, switch off", {"session": "power_off"})]})
+                    "title": _("Switch off?"), "text": [_("Games are saved")],
+                    "items": [Item(_("No, keep it on"), {"session": "keep"}),
+                              Item(_("Yes, switch off"), {"session": "power_off"})]})
+            elif what == "settings":
+                self._open("settings", self._settings_menu())
+            elif what == "language":
+                self._close()
+                self._set_language(act["code"])
             elif what in ("keep", "power_off"):
                 self._close()
                 # The session does no I/O: whoever runs it (the daemon, the
@@ -390,14 +420,15 @@ class Session:
             self._leave()
         elif what == "confirm_end":
             self._open("confirm_end", {
-                "title": f"End game #{self.game_id}?", "text": ["It cannot be resumed"],
-                "items": [Item("No, keep playing", {"session": "keep"}),
-                          Item("Yes, end it", {"session": "end"})]})
+                "title": _("End game #{number}?").format(number=self.game_id),
+                "text": [_("It cannot be resumed")],
+                "items": [Item(_("No, keep playing"), {"session": "keep"}),
+                          Item(_("Yes, end it"), {"session": "end"})]})
         elif what == "end":
             self._abandon()
         elif what == "peek":
             if act["seat"] in self.config.private_screens:
-                self._error("That secret is on its own screen")
+                self._error(_("That secret is on its own screen"))
             else:
                 self.peek, self.peeking = act["seat"], False
         # "keep": closing the menu was all
@@ -405,12 +436,12 @@ class Session:
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)
         # The pre-selected item must never harm: with no move to offer, it is "back".
-        first = [] if model["items"] else [Item("Back to the game", {"session": "keep"})]
+        first = [] if model["items"] else [Item(_("Back to the game"), {"session": "keep"})]
         model["items"] = first + model["items"] + [
-            Item("Undo last action", {"session": "undo"}),
-            Item("Main menu (keep)", {"session": "leave"}),
-            Item("End this game", {"session": "confirm_end"}),
-        ] + ([Item("Web PIN", {"session": "web_pin"})] if self.config.web_pin else [])
+            Item(_("Undo last action"), {"session": "undo"}),
+            Item(_("Main menu (keep)"), {"session": "leave"}),
+            Item(_("End this game"), {"session": "confirm_end"}),
+        ] + ([Item(_("Web PIN"), {"session": "web_pin"})] if self.config.web_pin else [])
         return model
 
     # ------------------------------------------------------------------ setup
@@ -450,7 +481,7 @@ class Session:
                 self.resumable = None
             game_id = self.journal.new_game(self.ui.NAME, seed, options, {})
         except JournalError as exc:
-            self._journal_error("Not saved", exc)
+            self._journal_error(_("Not saved"), exc)
             return
         self.game, self.game_id, self.mode = g, game_id, "game"
         self._close()
@@ -472,7 +503,7 @@ class Session:
         self.mode, self.game, self.game_id, self.resumable = "menu", None, None, None
         self._shown = None
         log.error("game #%s cannot be resumed: %s: %s", game_id, type(exc).__name__, exc)
-        self._error(f"Game #{game_id} cannot be resumed (see the log)")
+        self._error(_("Game #{number} cannot be resumed (see the log)").format(number=game_id))
 
     def _resume(self, record: Any) -> None:
         inputs = Journal.effective_inputs(record.entries)
@@ -489,9 +520,11 @@ class Session:
         self.game, self.game_id, self.mode, self.resumable = g, record.id, "game", None
         self._close()
         self.page = 0
-        self._show([{"screen": "text", "title": f"Game #{record.id} resumed",
-                     "lines": [f"Turn {self.ui.turns(self.game)}",
-                               f"{len(inputs)} inputs replayed"], "hint": "OK"},
+        self._show([{"screen": "text",
+                     "title": _("Game #{number} resumed").format(number=record.id),
+                     "lines": [_("Turn {number}").format(number=self.ui.turns(self.game)),
+                               ngettext("{n} input replayed", "{n} inputs replayed",
+                                        len(inputs)).format(n=len(inputs))], "hint": "OK"},
                     *notices[read:]], entry=entry, of=len(notices))
 
     def _leave(self) -> None:
@@ -505,7 +538,7 @@ class Session:
         try:
             self.journal.abandon(self.game_id)
         except JournalError as exc:
-            self._journal_error("Not saved", exc)
+            self._journal_error(_("Not saved"), exc)
             return
         self._leave()
         self.resumable = None
@@ -515,19 +548,21 @@ class Session:
     def _tag(self, event: Tag) -> None:
         card = self.registry.lookup(event.uid)
         if card is None:
-            self._error(f"Unknown tag {event.uid[:14]}")
+            self._error(_("Unknown tag {uid}").format(uid=event.uid[:14]))
             return
         if event.pad not in self.config.pads:
-            self._error(f"Tag on unknown pad {event.pad}")
+            self._error(_("Tag on unknown pad {pad}").format(pad=event.pad))
             return
         if self.mode != "game":
-            self._error("Start a game first")
+            self._error(_("Start a game first"))
             return
         if card.game != self.ui.NAME:
-            self._error(f"That is a {card.game} card")
+            self._error(_("That is a {game} card").format(game=ui_for(card.game).TITLE
+                                                          if card.game in GAMES else card.game))
             return
         if not self.ui.card_from_tag(card):  # e.g. a typo in a hand-edited registry
-            self._error(f"Registry card {card.name!r} is not in {self.ui.TITLE}")
+            self._error(_("Registry card {card} is not in {game}").format(
+                card=repr(card.name), game=self.ui.TITLE))
             return
         exchange = self.menu is not None and self.menu.kind == "exchange"
         if self.menu is not None and self.menu.kind != "exchange":
@@ -561,7 +596,7 @@ class Session:
                                       status=self._status(), reason=self.ui.result_reason(g))
         except JournalError as exc:
             g.pop()
-            self._journal_error("Not saved, not done", exc)
+            self._journal_error(_("Not saved, not done"), exc)
             return False
         self.page = 0
         self._show(self.ui.notices(g, entries), entry=seq)
@@ -569,11 +604,11 @@ class Session:
 
     def _undo(self) -> None:
         if self.mode != "game":
-            self._error("Nothing to undo")
+            self._error(_("Nothing to undo"))
             return
         g = self.game
         if not g.inputs:
-            self._error("Nothing to undo")
+            self._error(_("Nothing to undo"))
             return
         refusal = self.ui.undo_block(g)
         if refusal is not None:
@@ -584,7 +619,7 @@ class Session:
             self.journal.record_undo(self.game_id, turns=self.ui.turns(g), status=self._status())
         except JournalError as exc:
             g.push(act)  # deterministic: the same outcome comes back
-            self._journal_error("Not saved, not undone", exc)
+            self._journal_error(_("Not saved, not undone"), exc)
             return
         self._shown = None
         self._close()
@@ -657,7 +692,7 @@ class Session:
     def _journal_error(self, what: str, exc: Exception) -> None:
         """The OLED gets the gist; the log (journald) gets the file and the cause."""
         log.error("%s: %s", what, exc)
-        self._error(f"{what}: the journal cannot be written (see the log)")
+        self._error(_("{what}: the journal cannot be written (see the log)").format(what=what))
 
 
 DETAIL_LINES = 5
@@ -679,14 +714,22 @@ def _detail_pages(notice: dict[str, Any]) -> list[list[str]]:
     return pages
 
 
+_DOES = {  # an input's verb, as the undo notice says it
+    "navigate": N_("navigate"), "exchange": N_("exchange"), "retrieve": N_("retrieve"),
+    "event": N_("event"), "pass": N_("pass"), "interconnect": N_("Qubit Interconnect"),
+}
+
+
 def _describe(act: dict[str, Any]) -> str:
     player = act.get("player")
     who = f"P{player}" if isinstance(player, int) else (player or "").capitalize()
     do = act["do"]
     if do == "choose":
         value = act.get("value")
-        return f"{who}'s choice ({value if isinstance(value, (str, int)) else 'option'})"
+        return _("{player}'s choice ({value})").format(
+            player=who, value=value if isinstance(value, (str, int)) else _("option"))
+    does = _(_DOES[do]) if do in _DOES else do
     if "card" in act:
         card = act["card"]
-        return f"{who}: {do} {card if card.isupper() else card.replace('_', ' ')}"
-    return f"{who}: {do}"
+        return f"{who}: {does} {card if card.isupper() else card.replace('_', ' ')}"
+    return f"{who}: {does}"

@@ -25,6 +25,7 @@ STATUS = {
 ROLL = {
     "screen": "roll", "player": "Rubicon", "die": "d8", "purpose": "Orbital defence",
     "value": 1, "modifier": 0, "modified": 1, "beat": 2, "need": 3, "result": "DETECTED",
+    "alarm": True,
     "frame": None,
 }
 END = {"screen": "end", "result": "won", "reason": "all eight components are aboard",
@@ -68,7 +69,7 @@ SCREENS = {
     "roll-frame": {**ROLL, "frame": 3},
     "roll-detected": ROLL,
     "roll-evaded-modifier": {**ROLL, "value": 4, "modifier": 1, "modified": 5, "need": 2,
-                             "result": "evaded"},
+                             "result": "evaded", "alarm": False},
     "roll-centarious": {"screen": "roll", "player": "Mercurial", "die": "centarious",
                         "purpose": "Evasive jump", "value": 1, "modifier": 0, "modified": 1,
                         "beat": None, "need": None, "result": "|1>", "frame": None},

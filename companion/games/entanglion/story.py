@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
+from ...i18n import N_, _, ngettext
 from ..common import duration, played_seconds, rate
 from . import odds
 from .cards import COMPONENTS, pretty
@@ -105,25 +106,42 @@ def line(st: dict[str, Any]) -> str:
 
 
 
-def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
-    """The story on the end screen's pages: each a title and up to five lines."""
-    from .ui import PART
+CAUSE_WORDS = {  # how the box's end pages say a cause of detection (keys: CAUSE values)
+    "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),
+    "Schrödinger": N_("Schrödinger"), "Bit Flip Error": N_("Bit Flip Error"),
+}
+_CLOSEST = {"orbital defence": N_("{ship} evaded with a {face}"),
+            "ground defence": N_("{ship} retrieved with a {face}"),
+            "probe": N_("{ship} beat a PROBE with a {face}")}
 
-    first = [f"{st['turns']} turns" + (f", {st['time']}" if st["time"] else ""),
-             f"Parts aboard {st['parts']}/8",
-             f"Rolls {st['rolls']}, failed {st['failed']}",
-             _detections(st).capitalize(), f"Track peak: space {st['peak']}"]
-    causes = [f"{n}x {cause}" for cause, n in sorted(st["detections"].items(),
-                                                      key=lambda kv: -kv[1])] or ["none!"]
-    out = [("The story", first), ("Detected by", causes)]
+
+def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """The story on the end screen's pages (in the table's language): each a title and
+    up to five lines."""
+    from .ui import part
+
+    turns = ngettext("{n} turn", "{n} turns", st["turns"]).format(n=st["turns"])
+    total = sum(st["detections"].values())
+    first = [turns + (f", {st['time']}" if st["time"] else ""),
+             _("Parts aboard {parts}/8").format(parts=st["parts"]),
+             _("Rolls {rolls}, failed {failed}").format(rolls=st["rolls"], failed=st["failed"]),
+             ngettext("Detected {n} time", "Detected {n} times", total).format(n=total)
+             if total else _("Never detected"),
+             _("Track peak: space {space}").format(space=st["peak"])]
+    causes = [f"{n}x {_(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause}"
+              for cause, n in sorted(st["detections"].items(), key=lambda kv: -kv[1])] \
+        or [_("none!")]
+    out = [(_("The story"), first), (_("Detected by"), causes)]
     for ship, comps in st["retrieved"].items():
-        names = [PART[c] for c in comps]
+        names = [part(c) for c in comps]
         for i in range(0, len(names), 5):
-            out.append((f"{ship.capitalize()} got", names[i:i + 5]))
+            out.append((_("{ship} got").format(ship=ship.capitalize()), names[i:i + 5]))
     c = st["closest"]
     if c:
-        out.append(("Closest call", [f"Turn {c['turn']}:", _closest(c),
-                                     f"needing {c['need']}+ ({c['eighths']}/8)"]))
+        out.append((_("Closest call"), [
+            _("Turn {number}:").format(number=c["turn"]),
+            _(_CLOSEST[c["purpose"]]).format(ship=c["player"].capitalize(), face=c["face"]),
+            _("needing {need}+ ({eighths}/8)").format(need=c["need"], eighths=c["eighths"])]))
     return [{"title": title, "lines": lines} for title, lines in out]
 
 
