@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from . import parsing
+from .i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from .session import SessionConfig
@@ -186,6 +187,7 @@ class GameConfig:
     dice: str = "auto"  # auto | manual
     start_space: int = 1  # the difficulty offered first at setup
     qno_pads: dict[int, int | None] = field(default_factory=dict)  # pad -> QNO player
+    language: str = "en"  # the table's language until Settings > Language changes it
 
 
 def _default_state_dir(environ: Mapping[str, str]) -> str:
@@ -715,6 +717,7 @@ def _game(rd: _Reader) -> GameConfig:
         dice=rd.get(t, "dice", _choice("dice mode", ("auto", "manual")), d.dice),
         start_space=rd.get(t, "start_space", _one_of("a start space", START_SPACES),
                            d.start_space),
+        language=rd.get(t, "language", _choice("language", tuple(LANGUAGES)), d.language),
     )
 
 
@@ -1168,6 +1171,10 @@ def dumps_defaults() -> str:
         "# Difficulty offered first at setup: the detection-track start space,",
         "# 1 or 2 (easy) or 4 (challenging).",
         f"#start_space = {v(g.start_space)}",
+        "# The table's language: " + ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
+        + ".",
+        "# Settings > Language on the box overrides it (and is remembered).",
+        f"#language = {v(g.language)}",
         "",
         "[paths]",
         "# Unset, state_dir is $STATE_DIRECTORY (systemd's StateDirectory=), else",

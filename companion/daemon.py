@@ -18,6 +18,7 @@ outcome was shown, so there is nothing else to save.
 from __future__ import annotations
 
 import faulthandler
+import functools
 import logging
 import os
 import queue
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import language
 from .box import Box
 from .hardware.buttons import PEEK, Classifier, Edge
 from .hardware.display import Display
@@ -474,6 +476,8 @@ def main(config_path: str | None) -> int:
         # 0700: games and tags are the service user's only, even where no systemd
         # StateDirectoryMode= made the folder first (an existing one is left as it is).
         state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        language.start(state_dir, config.game.language)
+        session_config.save_language = functools.partial(language.save, state_dir)
         session = recovery.open_session(state_dir / "journal.db", registry, session_config)
     except (OSError, JournalError) as exc:
         status = 2 if isinstance(exc.__cause__, JournalError) else 1

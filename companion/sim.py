@@ -34,6 +34,7 @@ directory's lock: a second one on the same journal is refused.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -47,7 +48,7 @@ from .box import Box
 from .hardware.oled import simulated_display
 from .hardware.leds import RecordingLeds
 from .inputs import BUTTONS, Hold, Press, Release, Tag, Tick
-from . import recovery, statelock
+from . import language, recovery, statelock
 from .journal import Journal, JournalError
 from .registry import Registry, RegistryError, default_sim_path, normalise_uid
 from .session import ROLL_STEP, SessionConfig
@@ -406,6 +407,7 @@ def interactive(sim: Sim, colour: bool) -> int:
 def main(args: Any) -> int:
     config = SessionConfig(deck=args.deck, dice=args.dice, start_space=args.start_space)
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
+    config.save_language = functools.partial(language.save, state_dir)
     frames = Path(args.frames) if args.frames else None
     try:
         lock = statelock.acquire(state_dir, "sim")
@@ -413,6 +415,7 @@ def main(args: Any) -> int:
         print(f"companion sim: {exc}", file=sys.stderr)
         return EXIT_SCRIPT
     try:
+        language.start(state_dir, language.i18n.DEFAULT, getattr(args, "lang", None))
         try:
             sim, journal = build(state_dir, args.registry, args.seed, config, frames,
                                  sleep=None if args.script else time.sleep)

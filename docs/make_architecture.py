@@ -56,8 +56,8 @@ ENGINE_MODULES = (
           "explain")
     + _in("games/qlanet/", "cards", "quantum", "knowledge", "options", "state", "engine",
           "report")
-    + _in("games/entanglion/", "odds")
-    + _in("games/", "rulings", "snapshots") + _in("", "chance")
+    + _in("games/entanglion/", "odds", "words")
+    + _in("games/", "rulings", "snapshots") + _in("", "chance", "i18n")
 )
 
 PARTS = (
@@ -67,7 +67,7 @@ PARTS = (
          devices="buttons, Pico reader pads, RDM6300",
          may_import=(), third_party=("gpiozero", "serial")),
     Part("loop", "Event loop", "one thread takes one event at a time", (1, 1),
-         _in("", "daemon", "sim", "box", "recovery") + _in("hardware/", "inbox"),
+         _in("", "daemon", "sim", "box", "recovery", "language") + _in("hardware/", "inbox"),
          devices="systemd runs it; the simulator types events",
          may_import=ANY, third_party=ANY),
     Part("session", "Session", "menus, set-up, undo: inputs to actions", (2, 1),
@@ -92,9 +92,10 @@ PARTS = (
          third_party=("PIL", "luma", "gpiozero", "smbus2")),
     Part("config", "Config", "settings, checked line by line at start", (0, 2),
          _in("", "config"), devices="/etc/companion/config.toml",
-         may_import=("session",)),
+         may_import=("session", "engines")),  # engines: i18n's list of the shipped languages
     Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
-         _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay")
+         _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay",
+             "catalogs")
          + _in("printing/", "__init__", "sheet", "qno", "qlanet"),
          may_import=ANY, third_party=ANY),
     Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),

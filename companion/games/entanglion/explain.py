@@ -152,7 +152,7 @@ def explain(e: dict[str, Any]) -> str:
                 _("The event deck is reshuffled ({n} cards).")).format(n=e['cards'])
     if t == "game_over":
         return (_("Game over: WON, {reason}.") if e["status"] == "won" else
-                _("Game over: LOST, {reason}.")).format(reason=_(e['reason']))
+                _("Game over: LOST, {reason}.")).format(reason=_(str(e["reason"])))
     return f"{t}: {e}"  # pragma: no cover - every type above; keeps new types visible
 
 

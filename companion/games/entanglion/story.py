@@ -128,7 +128,8 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
              ngettext("Detected {n} time", "Detected {n} times", total).format(n=total)
              if total else _("Never detected"),
              _("Track peak: space {space}").format(space=st["peak"])]
-    causes = [f"{n}x {_(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause}"
+    causes = [_("{n}x {cause}").format(
+        n=n, cause=_(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause)
               for cause, n in sorted(st["detections"].items(), key=lambda kv: -kv[1])] \
         or [_("none!")]
     out = [(_("The story"), first), (_("Detected by"), causes)]
@@ -140,7 +141,7 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     if c:
         out.append((_("Closest call"), [
             _("Turn {number}:").format(number=c["turn"]),
-            _(_CLOSEST[c["purpose"]]).format(ship=c["player"].capitalize(), face=c["face"]),
+            _(str(_CLOSEST[c["purpose"]])).format(ship=c["player"].capitalize(), face=c["face"]),
             _("needing {need}+ ({eighths}/8)").format(need=c["need"], eighths=c["eighths"])]))
     return [{"title": title, "lines": lines} for title, lines in out]
 

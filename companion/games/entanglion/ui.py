@@ -284,8 +284,9 @@ def end_screen(g: Entanglion, page: int = 0, told: dict[str, Any] | None = None
     s = g.state
     more = story_pages(told) if told else []
     page %= 1 + len(more)
+    reason = result_reason(g) or ""
     out = {
-        "screen": "end", "result": s.status, "reason": _(result_reason(g) or ""),
+        "screen": "end", "result": s.status, "reason": _(reason),
         "turns": s.turn_number, "parts": sum(len(c) for c in s.ship_components.values()),
         "detection": {"space": s.detection, "value": track_value(s.detection)},
         "page": page, "pages": 1 + len(more),
@@ -667,7 +668,7 @@ def _roll_face(g: Entanglion, p: dict[str, Any], value: int) -> str:
     if chance is None:
         return str(value)
     if chance == 1:
-        return f"{value}: {_(WIN_WORD[p['purpose']])}"
+        return f"{value}: {_said(WIN_WORD, p['purpose'])}"
     if chance:  # a Magnetic Shielding re-roll follows
         return _("{face}: fail, re-roll {chance}").format(face=value, chance=chance_text(chance))
     return f"{value}: {_fail_word(p['purpose'])}"
@@ -693,7 +694,7 @@ def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str,
             if chance is None:
                 return _("Keep the {face}").format(face=p['raw']), ()
             return _("Keep: {outcome}").format(
-                outcome=_(WIN_WORD[p['purpose']]) if chance else _fail_word(p['purpose'])), ()
+                outcome=_said(WIN_WORD, p['purpose']) if chance else _fail_word(p['purpose'])), ()
         return (_("Re-roll") if chance is None else
                 _("Re-roll: {chance}").format(chance=chance_text(chance))), ()
     if kind == "quantum_tunnel":
@@ -738,7 +739,7 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
                  _("for {purpose}").format(purpose=purpose)]
         return lines + ([_need_line(o)] if o is not None else [])
     if k == "magnetic_shielding":
-        word = _(ROLL_WORD[p['purpose']]) if p['purpose'] in ROLL_WORD else purpose
+        word = _said(ROLL_WORD, p['purpose']) if p['purpose'] in ROLL_WORD else purpose
         lines = [_("{roll} roll: {face}").format(roll=word, face=p['raw'])]
         return lines + ([_need_line(o)] if o is not None else [])
     if k == "quantum_tunnel":
