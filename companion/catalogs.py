@@ -14,6 +14,8 @@ committed .mo files with the standard library's gettext.
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from pathlib import Path
 
@@ -33,8 +35,12 @@ CATALOGS: dict[str, tuple[str, ...]] = {
 }
 
 # Only the player-facing strings are marked; these are the marking functions (i18n.py).
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-METHODS = [("**.py", "python"), ("**.js", "javascript")]
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "NC_": ((1, "c"), 2)}
+# index.html marks its own words: data-t (the element's text), data-t-alt (its alt).
+_HTML_TEXT = re.compile(r"<(\w+)\b[^>]*\bdata-t\b(?!-)[^>]*>([^<]+)</\1>")
+_HTML_ALT = re.compile(r'data-t-alt="([^"]+)"')
+SUFFIXES = (".py", ".js", ".html")
 
 
 class BabelMissing(RuntimeError):
@@ -67,7 +73,7 @@ def _files(name: str) -> list[Path]:
     for rel in CATALOGS[name]:
         path = ROOT / rel
         if path.is_dir():
-            out += sorted(p for p in path.rglob("*") if p.suffix in (".py", ".js"))
+            out += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES)
         elif path.exists():
             out.append(path)
     return out
@@ -78,13 +84,22 @@ def extract_catalog(name: str):
     catalog, extract, _, _ = _babel()
     template = catalog.Catalog(project="companion", charset="utf-8", fuzzy=False)
     for path in _files(name):
-        method = "javascript" if path.suffix == ".js" else "python"
+        method = {".js": "javascript", ".html": _extract_html}.get(path.suffix, "python")
         with path.open("rb") as stream:
             for line, message, comments, context in extract.extract(
                     method, stream, keywords=KEYWORDS, comment_tags=("Translators:",)):
                 template.add(message, None, [(str(path.relative_to(ROOT)), line)],
                              auto_comments=comments, context=context)
     return template
+
+
+def _extract_html(stream, keywords, comment_tags, options):
+    """The words index.html marks for translation (the page swaps them in on load)."""
+    text = stream.read().decode("utf-8")
+    for pattern in (_HTML_TEXT, _HTML_ALT):
+        for m in pattern.finditer(text):
+            message = " ".join(next(g for g in reversed(m.groups()) if g).split())
+            yield text.count("\n", 0, m.start()) + 1, "_", message, []
 
 
 def _write_po(path: Path, cat) -> None:
@@ -132,6 +147,29 @@ def update() -> list[Path]:
     return written
 
 
+def web_catalog(code: str) -> dict[str, str]:
+    """Every translated message of one language, for the web page (its words, and the
+    game's names it shows); singular forms only, which is all the page uses."""
+    out: dict[str, str] = {}
+    for po in sorted((LOCALE / code / "LC_MESSAGES").glob("*.po")):
+        for m in _read_po(po, locale=code):
+            if not m.id or m.fuzzy:
+                continue
+            key = m.id if isinstance(m.id, str) else m.id[0]
+            value = m.string if isinstance(m.string, str) else m.string[0]
+            if value and key not in out:
+                out[key] = value
+    return out
+
+
+def web_catalog_path(code: str) -> Path:
+    return LOCALE / code / "web.json"
+
+
+def dumps_web_catalog(code: str) -> str:
+    return json.dumps(web_catalog(code), ensure_ascii=False, sort_keys=True, indent=0) + "\n"
+
+
 def compile_all() -> list[Path]:
     _, _, _, mofile = _babel()
     written = []
@@ -142,6 +180,8 @@ def compile_all() -> list[Path]:
             with mo.open("wb") as stream:
                 mofile.write_mo(stream, cat, use_fuzzy=False)
             written.append(mo)
+        web_catalog_path(code).write_text(dumps_web_catalog(code), encoding="utf-8")
+        written.append(web_catalog_path(code))
     return written
 
 

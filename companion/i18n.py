@@ -94,3 +94,8 @@ def pgettext(context: str, message: str) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs without translating it yet."""
     return message
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark ``message`` with a context (see ``pgettext``) without translating it yet."""
+    return message

@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
-from ...i18n import N_, _, ngettext
+from ...i18n import NC_, N_, _, ngettext, pgettext
 from ...inputs import RETRIEVE
 from ..common import Item, Step
 from . import board, odds
@@ -54,17 +54,19 @@ PART = {  # component names that fit a menu line
     "control_infrastructure": N_("Control Infra."), "magnetic_shielding": N_("Mag. Shielding"),
 }
 EVENT_SHORT = {  # event names that fit a line with a few words around them
-    "bennett": N_("Bennett"), "bit_flip_error": N_("Bit Flip Error"),
-    "heisenberg": N_("Heisenberg"), "quantum_shuffle": N_("Q. Shuffle"),
-    "quantum_tunnel": N_("Tunnel"), "schrodinger": N_("Schrödinger"),
-    "spooky_action": N_("Spooky Action"), "the_mechanic": N_("The Mechanic"),
-    "wave_function_collapse": N_("W.F. Collapse"),
+    "bennett": NC_("short", "Bennett"), "bit_flip_error": NC_("short", "Bit Flip Error"),
+    "heisenberg": NC_("short", "Heisenberg"), "quantum_shuffle": NC_("short", "Q. Shuffle"),
+    "quantum_tunnel": NC_("short", "Tunnel"), "schrodinger": NC_("short", "Schrödinger"),
+    "spooky_action": NC_("short", "Spooky Action"), "the_mechanic": NC_("short", "The Mechanic"),
+    "wave_function_collapse": NC_("short", "W.F. Collapse"),
 }
-PURPOSE = {
-    "orbital defence": N_("Orbital defence"), "ground defence": N_("Ground defence"),
-    "probe": "PROBE", "heisenberg": N_("Heisenberg"), "spooky action": N_("Spooky Action"),
-    "first player": N_("First player"), "ship placement": N_("Ship placement"),
-    "orbital detection jump": N_("Evasive jump"),
+PURPOSE = {  # a roll's purpose as a title: short, so in its own context ("Spooky Action"
+    # is also an event's full name, which Czech prints much longer)
+    "orbital defence": NC_("roll", "Orbital defence"), "ground defence": NC_("roll", "Ground defence"),
+    "probe": NC_("roll", "PROBE"), "heisenberg": NC_("roll", "Heisenberg"),
+    "spooky action": NC_("roll", "Spooky Action"), "first player": NC_("roll", "First player"),
+    "ship placement": NC_("roll", "Ship placement"),
+    "orbital detection jump": NC_("roll", "Evasive jump"),
 }
 ROLL_WORD = {"orbital defence": N_("Orbital"), "ground defence": N_("Ground"), "probe": "PROBE",
              "heisenberg": N_("Heisenberg"), "spooky action": N_("Spooky")}
@@ -101,7 +103,14 @@ def part(component: str) -> str:
 
 
 def event_short(event: str) -> str:
-    return _(EVENT_SHORT[event])
+    """An event's name where a line has little room (its own context: the full names
+    are the same words in English, not in every language)."""
+    return pgettext("short", EVENT_SHORT[event])
+
+
+def purpose(key: str) -> str:
+    """What a roll is for, as its screen's title says it."""
+    return pgettext("roll", PURPOSE[key]) if key in PURPOSE else key
 
 
 def _said(table: dict[str, str], key: str) -> str:
@@ -312,7 +321,7 @@ def _roll_screen(e: dict[str, Any]) -> dict[str, Any]:
         result = _(ROLL_RESULT[result])
     return {
         "screen": "roll", "player": who(e["player"]),
-        "die": e["die"], "purpose": _said(PURPOSE, e["purpose"]),
+        "die": e["die"], "purpose": purpose(e["purpose"]),
         "value": e.get("reroll", e["raw"]), "modifier": e.get("modifier", 0),
         "modified": e.get("modified", e["raw"]), "beat": e.get("beat"),
         "need": None if e.get("beat") is None else odds.need(e["beat"], e.get("modifier", 0)),
@@ -732,14 +741,14 @@ _SETUP_PROMPT_TITLE = {"roll": N_("Roll"), "draw": N_("Draw"), "discard": N_("Di
 def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     k = p["kind"]
     o = odds.prompt_odds(g)
-    purpose = _said(PURPOSE, p.get("purpose", ""))
+    said = purpose(p.get("purpose", ""))
     if k == "roll":
         die = "d8" if p["die"] == "d8" else "Centarious"
         lines = [_("{ship}: roll {die}").format(ship=who(p['player']), die=die),
-                 _("for {purpose}").format(purpose=purpose)]
+                 _("for {purpose}").format(purpose=said)]
         return lines + ([_need_line(o)] if o is not None else [])
     if k == "magnetic_shielding":
-        word = _said(ROLL_WORD, p['purpose']) if p['purpose'] in ROLL_WORD else purpose
+        word = _said(ROLL_WORD, p['purpose']) if p["purpose"] in ROLL_WORD else said
         lines = [_("{roll} roll: {face}").format(roll=word, face=p['raw'])]
         return lines + ([_need_line(o)] if o is not None else [])
     if k == "quantum_tunnel":
