@@ -27,7 +27,8 @@ LOCALE = ROOT / "locale"
 # catalog -> the paths (relative to the companion package) whose strings it holds.
 # A path is a file, or a folder taken with everything below it.
 CATALOGS: dict[str, tuple[str, ...]] = {
-    "core": ("session.py", "sim.py", "views", "web", "games/common.py"),
+    "core": ("session.py", "sim.py", "daemon.py", "recovery.py", "views", "web",
+             "games/common.py"),
     "entanglion": ("games/entanglion",),
     "qno": ("games/qno",),
     "qlanet": ("games/qlanet",),

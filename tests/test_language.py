@@ -182,3 +182,48 @@ def test_catalogs_without_babel_say_so_in_one_line(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Babel is not installed" in err
     assert catalogs.main(["nonsense"]) == 2
+
+
+# ------------------------------------------------------------------ a whole game
+
+
+@pytest.mark.parametrize("code", list(i18n.LANGUAGES))
+def test_a_whole_entanglion_game_plays_in_the_simulator_in_every_language(code, tmp_path,
+                                                                           monkeypatch):
+    """Every screen of a game, from the main menu to the story, in ``code``: the game
+    ends, and (once the font has them) every character drawn has a glyph."""
+    from companion.autoplay import AutoPlayer
+    from companion.sim import build
+    from companion.views import font, oled
+
+    drawn: set[str] = set()
+    real = oled.draw_text
+
+    def draw_text(image, xy, text, *args, **kwargs):
+        drawn.add(text)
+        return real(image, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(oled, "draw_text", draw_text)
+    i18n.set_language(code)
+    sim, journal = build(tmp_path, None, 6, SessionConfig(), None)
+    try:
+        player = AutoPlayer(6, taps=True)
+        for _step in range(5000):
+            command = player.next_command(sim.box.session)
+            if command is None:
+                break
+            sim.run(command)
+        session = sim.box.session
+        assert session.game.status in ("won", "lost")
+        for _page in range(8):
+            sim.run("press down")
+        assert session.screen()["screen"] == "end"
+    finally:
+        journal.close()
+    assert len(drawn) > 100
+    said = {i18n._(word) for word in ("Choose a game", "What happened", "The story")}
+    assert said <= drawn  # the menu, the notices and the end in the language chosen
+    assert (said == {"Choose a game", "What happened", "The story"}) == (code == "en")
+    missing = getattr(font, "missing", None)
+    if missing is not None:
+        assert not [t for t in drawn if missing(t)], "characters without a glyph"
