@@ -22,7 +22,9 @@ from .options import RULINGS
 CHECKS = ("orbital defence", "ground defence", "probe")
 CAUSE = {"orbital defence": "orbital defence", "ground defence": "ground defence",
          "probe": "PROBE", "schrodinger": "Schrödinger", "bit_flip_error": "Bit Flip Error"}
-DIFFICULTY = {1: "easy, track at 1", 2: "easy, track at 2", 4: "hard, track at 3"}
+DIFFICULTY = {1: N_("easy, track at 1"), 2: N_("easy, track at 2"), 4: N_("hard, track at 3")}
+STATUS = {"won": N_("won"), "lost": N_("lost"), "abandoned": N_("abandoned"),
+          "playing": N_("playing")}
 MODES = {("deck", "physical"): "real cards", ("dice", "manual"): "real dice"}
 
 
@@ -83,12 +85,6 @@ def story(g: Any, record: Any = None) -> dict[str, Any]:
     }
 
 
-def _closest(c: dict[str, Any]) -> str:
-    verb = {"orbital defence": "evaded", "ground defence": "retrieved",
-            "probe": "beat a PROBE"}[c["purpose"]]
-    return f"{c['player'].capitalize()} {verb} with a {c['face']}"
-
-
 def _detections(st: dict[str, Any]) -> str:
     total = sum(st["detections"].values())
     return f"detected {total}x" if total else "never detected"
@@ -146,26 +142,44 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"title": title, "lines": lines} for title, lines in out]
 
 
+def _cause(cause: str) -> str:
+    return _(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause
+
+
 def text(st: dict[str, Any]) -> list[str]:
-    """The whole story in lines, for ``companion games show``."""
-    out = [f"Result: {st['status']}" + (f" ({st['reason']})" if st["reason"] else ""),
-           f"Turns: {st['turns']}" + (f", played for {st['time']}" if st["time"] else ""),
-           f"Difficulty: {DIFFICULTY.get(st['start_space'], st['start_space'])}"]
+    """The whole story in lines, for ``companion games show`` and the web page (in the
+    language in use: English for the command)."""
+    from .words import name
+
+    status = _(str(STATUS[st["status"]])) if st["status"] in STATUS else st["status"]
+    difficulty = DIFFICULTY.get(st["start_space"])
+    out = [_("Result: {status}").format(status=status)
+           + (f" ({_(st['reason'])})" if st["reason"] else ""),
+           _("Turns: {turns}").format(turns=st["turns"])
+           + (_(", played for {time}").format(time=st["time"]) if st["time"] else ""),
+           _("Difficulty: {difficulty}").format(
+               difficulty=_(difficulty) if difficulty else st["start_space"])]
     if st["options"]:
-        out.append("Options: " + ", ".join(f"{k}={v}" for k, v in st["options"].items()))
-    out.append(f"Components aboard: {st['parts']}/8")
+        out.append(_("Options: {options}").format(
+            options=", ".join(f"{k}={v}" for k, v in st["options"].items())))
+    out.append(_("Components aboard: {parts}/8").format(parts=st["parts"]))
     for ship, comps in st["retrieved"].items():
-        out.append(f"  {ship.capitalize()} retrieved {', '.join(pretty(c) for c in comps)}")
-    out.append(f"Rolls: {st['rolls']} made, {st['failed']} failed")
-    causes = ", ".join(f"{cause} {n}" for cause, n in st["detections"].items())
-    out.append(f"Detections: {sum(st['detections'].values())}"
-               + (f" ({causes})" if causes else "") + f", track peaked at space {st['peak']}")
+        out.append("  " + _("{ship} retrieved {components}").format(
+            ship=ship.capitalize(), components=", ".join(name(c) for c in comps)))
+    out.append(_("Rolls: {rolls} made, {failed} failed").format(rolls=st["rolls"],
+                                                               failed=st["failed"]))
+    causes = ", ".join(f"{_cause(cause)} {n}" for cause, n in st["detections"].items())
+    out.append(_("Detections: {n}").format(n=sum(st["detections"].values()))
+               + (f" ({causes})" if causes else "")
+               + _(", track peaked at space {space}").format(space=st["peak"]))
     if st["lost_to"]:
-        out.append(f"Lost to: {st['lost_to']}")
+        out.append(_("Lost to: {cause}").format(cause=_cause(st["lost_to"])))
     c = st["closest"]
     if c:
-        out.append(f"Closest call: turn {c['turn']}, {_closest(c)} "
-                   f"(needed {c['need']}+, {c['chance']})")
+        closest = _(str(_CLOSEST[c["purpose"]])).format(ship=c["player"].capitalize(),
+                                                         face=c["face"])
+        out.append(_("Closest call: turn {turn}, {what} (needed {need}+, {chance})").format(
+            turn=c["turn"], what=closest, need=c["need"], chance=c["chance"]))
     return out
 
 
