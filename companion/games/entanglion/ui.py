@@ -919,12 +919,17 @@ def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
         if key not in g.pending["options"]:
             return _("{card} is not a choice here").format(card=card_name(key))
         return {"player": p, "do": "choose", "value": key}
+    # The refusals a tap meets most, in the table's words (the engine's are English).
     if card.kind == "event":
+        if key not in g.state.held_events[p]:
+            return _("{ship} does not hold {event}").format(ship=who(p), event=name(key))
         return {"player": p, "do": "event", "card": key}
     if card.kind != "engine":
         return _("That card does nothing here")
     if key == PROBE:
         return _("PROBE is never played")
+    if key not in g.state.hands[p]:
+        return _("{ship} has no {card} in hand").format(ship=who(p), card=key)
     act = {"player": p, "do": "exchange" if exchange else "navigate", "card": key}
     if not exchange and g.check(act) is None:
         item = _action_item(g, act, odds.action_odds(g, act))
