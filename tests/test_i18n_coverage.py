@@ -159,3 +159,15 @@ def test_the_main_menu_settings_and_box_screens_come_from_the_catalogs(pseudo):
         pseudo.clear()
         oled.render(model)
         assert not [w for text in pseudo for w in unmarked(text)], model
+
+
+def test_the_simulators_board_and_help_come_from_the_catalogs(pseudo):
+    from companion import sim
+    from companion.views import leds, terminal
+
+    frame = [(0, 0, 0)] * leds.FRAME_LENGTH
+    escape = re.compile(r"\x1b\[[0-9;]*m")  # colours drawn, so no LED letter codes
+    for lines in (terminal.board_map(frame), terminal.board_compact(frame)):
+        words = [w for line in lines for w in unmarked(escape.sub("", line))]
+        assert not words, words
+    assert "ｔｈｅ ｒｅｇｉｓｔｒｙ ｃａｒｄ" in i18n._(sim.HELP)  # the help is a catalog string
