@@ -25,7 +25,7 @@ from ..common import Item, Step
 from . import board, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
-    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE, pretty,
+    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE,
     track_value,
 )
 from .engine import Entanglion, IllegalAction
