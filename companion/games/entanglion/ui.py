@@ -33,7 +33,7 @@ from .explain import explain
 from .story import pages as story_pages
 from .story import story
 from .words import name
-from ...views.font import wrap
+from ...views.font import text_width, wrap
 
 __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
@@ -234,6 +234,7 @@ def _in_setup(g: Entanglion, upto: int) -> bool:
 
 
 ROWS_PER_PAGE = 5
+LINE_PX = 128  # a status line's width in pixels (Japanese characters take 8, Latin 6)
 
 
 def status(g: Entanglion, page: int = 0) -> dict[str, Any]:
@@ -266,7 +267,7 @@ def status(g: Entanglion, page: int = 0) -> dict[str, Any]:
     parts = _("Parts {aboard}/8").format(aboard=aboard)
     if events:
         listed = f"{parts}  {', '.join(events)}"
-        parts = listed if len(listed) <= 21 else ngettext(
+        parts = listed if text_width(listed) <= LINE_PX else ngettext(
             "{parts}, {n} event", "{parts}, {n} events", len(events)).format(
                 parts=parts, n=len(events))
     return {
