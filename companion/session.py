@@ -557,7 +557,7 @@ class Session:
             self._error(_("Start a game first"))
             return
         if card.game != self.ui.NAME:
-            self._error(_("That is a {game} card").format(game=ui_for(card.game).TITLE
+            self._error(_("That card is from {game}").format(game=ui_for(card.game).TITLE
                                                           if card.game in GAMES else card.game))
             return
         if not self.ui.card_from_tag(card):  # e.g. a typo in a hand-edited registry

@@ -444,7 +444,7 @@ def test_card_of_another_game_and_odd_registry_cards_are_refused(rigs):
     rig = rigs(registry=registry)
     rig.start()
     before = rig.snapshot()
-    for tag, reason in [("04AA0000000001", "That is a QNO card"),
+    for tag, reason in [("04AA0000000001", "That card is from QNO"),
                         ("04AA0000000002", "summary"),
                         ("04AA0000000003", "mystery"),
                         ("04AA0000000004", "'Y'")]:
