@@ -15,6 +15,7 @@ import gettext
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Iterator
 
 import pytest
@@ -23,6 +24,7 @@ from companion import i18n, printing
 from companion.autoplay import AutoPlayer
 from companion.games.qlanet import ui as qlanet_ui
 from companion.games.qno import ui as qno_ui
+from companion.games.qno.table import Table
 from companion.printing import qlanet as qlanet_print
 from companion.printing import qno as qno_print
 from companion.printing import sheet
@@ -316,3 +318,56 @@ def test_the_print_command_draws_in_the_language_asked_for(tmp_path, code, monke
 def test_the_print_command_refuses_an_unknown_language(tmp_path, capsys):
     assert printing.main(["qno", "--out", str(tmp_path), "--lang", "xx"]) == 2
     assert "--lang" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def _engine_refusals() -> list[str]:
+    """Every sentence the QNO engine's checks can refuse with, its placeholders filled
+    with a sample ("7"), read from the engine's source (so a new refusal needs words)."""
+    import ast
+
+    from companion.games.qno import engine
+
+    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    out = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, ast.FunctionDef) and fn.name in (
+                "_reason", "_draw_reason", "_call_reason", "undo_refusal"):
+            returned = [r.value for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value]
+            nodes = [n for value in returned for n in ast.walk(value)]
+            inner = {id(part) for n in nodes if isinstance(n, ast.JoinedStr) for part in n.values}
+            for node in (n for n in nodes if id(n) not in inner):
+                if isinstance(node, ast.JoinedStr):
+                    out.append("".join(v.value if isinstance(v, ast.Constant) else "7"
+                                       for v in node.values))
+                elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                        and " " in node.value and node.value[0].isupper():
+                    out.append(node.value)
+    return out
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_qno_refusal_is_said_in_the_language(code):
+    refusals = _engine_refusals()
+    assert len(refusals) > 15
+    i18n.set_language(code)
+    english = english_words(code)
+    for reason in refusals:
+        said = qno_ui.refusal_text(reason)
+        assert said != reason and not set(WORD.findall(said)) & english, (reason, said)
+
+
+def test_a_refused_tap_is_worded_in_the_language():
+    i18n.set_language("pl")
+    g = qno_ui.new_game(7, {"players": 2, "hands": "honour"})
+    table = Table(2, 7)
+    while g.state.status == "setup":
+        g.push(table.choose(g))
+    top = g.state.top_state
+    other = next(s for s in ("00", "01", "10", "11") if s != top)
+    value = "0" if g.state.top_value != "0" else "1"
+    said = qno_ui.tag_action(g, SimpleNamespace(name=f"{other}_{value}"), None, 1)
+    assert said.startswith("Nie pasuje do |" + top + ">"), said
+    assert qno_ui.refusal_text("Something new") == "Something new"

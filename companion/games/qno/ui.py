@@ -9,6 +9,7 @@ on screen, LEDs or sound differs with the hidden outcome until then.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...i18n import N_, _, ngettext, pgettext
@@ -44,6 +45,27 @@ GAME_OVER = {"empty hand": N_("empty hand"),
              "draw pile empty: fewest cards": N_("draw pile empty: fewest cards")}
 CIRCUIT_WINDOW = 12  # columns on one OLED page
 
+# Why the engine refuses an input, as its ``check`` words it (English, with the
+# placeholders named here): the screens show it in the table's language. The
+# longer form of a pair comes first, so it wins the match.
+REFUSALS = (
+    N_("The game is over"), N_("Player {player} is up"),
+    N_("No card is being dealt or drawn"), N_("The start card is already up"),
+    N_("Every {card} is already in play"), N_("Nothing to choose"),
+    N_("Choose one of {options}"), N_("Pass only after drawing (play or draw)"),
+    N_("Tap the cards you draw first"), N_("Turn up the start card"),
+    N_("Choose the qubit first"), N_("Guess the outcome first"),
+    N_("Play the drawn card or keep it"), N_("Only the card just drawn may be played"),
+    N_("That card is not in your hand (tap cards as you draw them)"),
+    N_("Every {card} is already on the discard pile"),
+    N_("Does not match {ket} or {value}"), N_("Does not match {ket}"),
+    N_("A qubit (0 or 1) goes only with a gate card"), N_("You can play a card, so you must"),
+    N_("The box announces QNO! by itself"), N_("Nothing to call"), N_("Nobody to catch"),
+    N_("Call it, do not catch yourself"), N_("An H outcome was shown: no undo"),
+)
+_REFUSAL_PATTERNS = tuple(
+    (re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t))), t) for t in REFUSALS)
+
 
 def who(p: int | None) -> str:
     """A seat as P1-P6 in every language (as the QNO screen labels the counts), or the
@@ -75,6 +97,20 @@ def card_label(card: str) -> str:
     if state is None or value not in SHORT_VALUE:
         return label(card)
     return f"{ket(state)} {said(SHORT_VALUE, value)}"
+
+
+def refusal_text(reason: str) -> str:
+    """An engine refusal in the table's language (as it came when not one of ours)."""
+    for pattern, template in _REFUSAL_PATTERNS:
+        found = pattern.fullmatch(reason)
+        if found:
+            words = found.groupdict()
+            if "card" in words and is_card(words["card"]):
+                words["card"] = card_label(words["card"])
+            if "value" in words:
+                words["value"] = value_text(words["value"])
+            return _(template).format(**words)
+    return reason
 
 
 def reason_text(reason: str | None) -> str:
@@ -116,7 +152,8 @@ def status_line(g: Qno) -> str:
 
 
 def undo_block(g: Qno) -> str | None:
-    return g.undo_refusal()
+    refusal = g.undo_refusal()
+    return None if refusal is None else refusal_text(refusal)
 
 
 def seat(config: Any, pad: int) -> int | None:
@@ -350,22 +387,24 @@ def button(g: Qno, name: str) -> dict[str, Any] | str:
 
 def tag_action(g: Qno, card: Any, seat_: int | None, pad: int,
                exchange: bool = False) -> dict[str, Any] | str:
+    """The input a tapped card makes, or why it cannot (in the table's language)."""
     p = g.awaiting()
     if p is None:
         return _("The game is over")
     name = card.name
     pend = g.pending
     kind = pend["kind"] if pend else None
-    if kind == "turn_up":
-        return {"player": p, "do": "turn_up", "card": name}
-    if kind == "take":
-        return {"player": p, "do": "take", "card": name}
-    if seat_ is not None and seat_ != p:
+    if kind in ("turn_up", "take"):
+        act = {"player": p, "do": kind, "card": name}
+    elif seat_ is not None and seat_ != p:
         return _("Pad {pad} is {owner}'s; {player} is up").format(pad=pad, owner=who(seat_),
                                                                   player=who(p))
-    if kind in ("qubit", "guess"):
+    elif kind in ("qubit", "guess"):
         return _("Choose with UP/DOWN, OK")
-    return {"player": p, "do": "play", "card": name}
+    else:
+        act = {"player": p, "do": "play", "card": name}
+    reason = g.check(act)
+    return act if reason is None else refusal_text(reason)
 
 
 def card_from_tag(card: Any) -> bool:
