@@ -71,15 +71,18 @@ def _strings(message) -> list[str]:
 
 
 def english_words(code: str, names: tuple[str, ...] = ("qno", "qlanet")) -> set[str]:
-    """Words of the English source strings that never appear in ``code``'s translations
-    (an English word a translation keeps on purpose, such as Stop, is not counted)."""
+    """Words of these games' English source strings that no translation into ``code``
+    uses (an English word a translation keeps on purpose, such as Stop, is not counted)."""
     english: set[str] = set()
-    kept: set[str] = set()
     for name in names:
-        for key, text in _compiled(code, name).items():
+        for key in _compiled(code, name):
             msgid = key[0] if isinstance(key, tuple) else key
             if msgid:  # not the header
                 english |= set(WORD.findall(re.sub(r"\{\w+\}", "", msgid.split("\x04")[-1])))
+    kept: set[str] = set()  # from every catalog: the box chains them all
+    for mo in (LOCALE / code / "LC_MESSAGES").glob("*.mo"):
+        for key, text in _compiled(code, mo.stem).items():
+            if key:
                 kept |= set(WORD.findall(text))
     return english - kept - NEUTRAL
 
