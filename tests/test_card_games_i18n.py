@@ -121,8 +121,10 @@ def _session_literals() -> set[str]:
 
     import companion.session as session_module
 
-    tree = ast.parse(Path(session_module.__file__).read_text(encoding="utf-8"))
-    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+    path = Path(session_module.__file__)
+    files = sorted(path.parent.glob("*.py")) if path.name == "__init__.py" else [path]
+    trees = [ast.parse(f.read_text(encoding="utf-8")) for f in files]
+    return {n.value for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Constant)
             and isinstance(n.value, str)}
 
 
