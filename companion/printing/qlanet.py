@@ -14,7 +14,7 @@ import math
 from PIL import Image, ImageDraw
 
 from ..games.qlanet import cards as engine
-from ..i18n import N_, _
+from ..i18n import N_, _, pgettext
 from . import sheet
 from .sheet import CARD_H, CARD_W, INK, SAFE, WHITE, Card, mm, text
 
@@ -186,7 +186,7 @@ def _two_planets(image, draw, centre, size) -> tuple[Point, Point, float]:
     a, b = _pair(centre, size, 0.25)
     r = size * 0.15
     draw.line([a, b], fill=INK, width=mm(0.6))
-    for p, word in ((a, _("first")), (b, _("second"))):
+    for p, word in ((a, pgettext("planet", "first")), (b, pgettext("planet", "second"))):
         planet(image, draw, p, r, PALE)
         text(image, (p[0], p[1] + r + size * 0.1), word, round(size * 0.08), fill=sheet.GREY,
              said=True)

@@ -36,9 +36,8 @@ SETUP_STEPS = (
 )
 
 VALUE_WORDS = {"draw_two": N_("Draw Two"), "skip": N_("Skip"), "reverse": N_("Reverse")}
-REASON = {"deal": N_("deal"), "draw": N_("draw"), "draw_two": N_("Draw Two"),
-          "h_reward": N_("H guessed"), "h_penalty": N_("H missed"),
-          "caught": N_("caught: no QNO!")}
+REASON = {"draw_two": N_("Draw Two"), "h_reward": N_("H guessed"), "h_penalty": N_("H missed"),
+          "caught": N_("caught: no QNO!")}  # why a player draws (a deal or a draw goes unsaid)
 # Translators: short card values after a ket, as in "|10> Skip" and "|01> Rev" (Reverse).
 SHORT_VALUE = {SKIP: N_("Skip"), REVERSE: N_("Rev")}
 GAME_OVER = {"empty hand": N_("empty hand"),
