@@ -29,7 +29,7 @@ from companion.printing import qlanet as qlanet_print
 from companion.printing import qno as qno_print
 from companion.printing import sheet
 from companion.printing.sheet import Card
-from companion.inputs import DOWN, Press
+from companion.inputs import DOWN, EXCHANGE, OK, Hold, Press
 from companion.session import Session, SessionConfig
 from companion.views import oled
 from companion.views.font import truncations
@@ -186,6 +186,38 @@ def test_whole_games_speak_the_language_without_cut_text(game, code):
         assert not words, f"{game} in {code}, seed {seed}: English on screen {words[:5]}"
         total += seen
     assert total > 40 * GAMES  # whole games, not a few screens
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_qlanet_peek_and_undo_refusal_speak_the_language(code):
+    """The screens no autoplayed game reaches: the peek at a secret, its warning and
+    the secret itself, and the refusal to undo a measurement."""
+    i18n.set_language(code)
+    english = english_words(code)
+    session = Session(MemoryJournal(), REG, SessionConfig(), seed_source=lambda: 3)
+    player = AutoPlayer(3, taps=False, game="qlanet", options={})
+    while session.mode != "game" or session.notices:
+        session.handle(event(player.next_command(session), "qlanet"))
+    shown = []
+    session.handle(Press(EXCHANGE))  # the menu: whose secret?
+    shown.append(session.screen())
+    session.handle(Press(OK))  # camp 0's: the other camp is warned first
+    shown.append(session.screen())
+    session.handle(Hold(EXCHANGE))
+    shown.append(session.screen())
+    shown.append(qlanet_ui.status(session.game, 1))  # hands and last moves
+    g = session.game
+    while qlanet_ui.undo_block(g) is None:  # play on until an M or a BM is played
+        acts = g.legal_actions()
+        g.push(next((a for a in acts if a["card"] in ("M", "BM") and a["do"] == "play"),
+                    acts[0]))
+    shown.append({"screen": "error", "text": qlanet_ui.undo_block(g)})
+    for model in shown:
+        with truncations(draw=False) as cut:
+            oled.render(model)
+        assert not cut, (code, model)
+        for text in shown_strings(model):
+            assert not set(WORD.findall(text)) & english, (code, text)
 
 
 def test_the_english_word_check_can_fail():
