@@ -33,7 +33,7 @@ from companion.inputs import DOWN, EXCHANGE, OK, Hold, Press
 from companion.session import Session, SessionConfig
 from companion.views import oled
 from companion.views.font import truncations
-from test_no_cut_text import REG, MemoryJournal, event, options_for
+from test_no_cut_text import REG, MemoryJournal, event, options_for, screens
 
 LOCALE = Path(i18n.__file__).parent / "locale"
 TRANSLATED = [code for code in i18n.LANGUAGES if code != i18n.DEFAULT]
@@ -98,21 +98,6 @@ def shown_strings(value: Any) -> Iterator[str]:
     elif isinstance(value, (list, tuple)):
         for item in value:
             yield from shown_strings(item)
-
-
-def screens(s: Session) -> list[dict[str, Any]]:
-    """What the box shows now, its private screens and the pages of a notice's details."""
-    out = [s.screen(), *s.private_screens().values()]
-    front = s.notices[0] if s.notices and s.overlay is None else None
-    if front and front.get("details"):
-        detail = s.detail
-        for page in range(1, 30):
-            s.detail = page
-            out.append(s.screen())
-            if not s.screen().get("details") and page > len(front["details"]):
-                break
-        s.detail = detail
-    return out
 
 
 def _session_literals() -> set[str]:
