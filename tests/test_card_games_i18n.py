@@ -292,7 +292,7 @@ def test_reasons_from_the_log_stay_english_in_the_game():
     i18n.set_language("cs")
     g = qlanet_ui.new_game(5, {})
     assert all(isinstance(e["type"], str) for e in g.log)
-    assert qlanet_ui.reason_text("five fixed") == "pět určených"
+    assert qlanet_ui.reason_text("five fixed") == "většina (5 planet)"
     assert qlanet_ui.reason_text("move cap 60") == "limit tahů 60"
     assert qlanet_ui.reason_text("something new") == "something new"
 
