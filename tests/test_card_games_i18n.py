@@ -25,11 +25,11 @@ from companion.autoplay import AutoPlayer
 from companion.games.qlanet import ui as qlanet_ui
 from companion.games.qno import ui as qno_ui
 from companion.games.qno.table import Table
+from companion.inputs import DOWN, EXCHANGE, OK, Hold, Press
 from companion.printing import qlanet as qlanet_print
 from companion.printing import qno as qno_print
 from companion.printing import sheet
 from companion.printing.sheet import Card
-from companion.inputs import DOWN, EXCHANGE, OK, Hold, Press
 from companion.session import Session, SessionConfig
 from companion.views import oled
 from companion.views.font import truncations
