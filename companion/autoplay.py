@@ -175,6 +175,6 @@ def _qlanet_item(items: list[Any], move: dict[str, Any]) -> int | None:
             if picked == want[:len(picked)] or (
                     move["card"] in ("SW", "BM") and set(picked) <= set(want)):
                 return i
-        elif item.label.split()[1] == move["card"]:
+        elif _leads_to(item, move):  # the card's entry (its label is in any language)
             return i
     return None
