@@ -59,7 +59,8 @@ class Pseudo(gettext.NullTranslations):
 NEUTRAL = set("""
 Mercurial Rubicon M R Entanglion QNO QLANET Companion Centarious Superious
 X H CNOT SWAP PROBE PHI PSI OMEGA d d8 OK UP DOWN BACK RETRIEVE EXCHANGE
-""".split())
+P q sqrt C CX SW BM Z Phi Psi
+""".split())  # QNO: seats P1-P4, qubits q0/q1, sqrt2; QLANET: camps C0/C1, card and Bell codes
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 # The language picker lists each language in its own words, whatever the box speaks.
 NEUTRAL |= {w for own in i18n.LANGUAGES.values() for w in _ASCII_WORD.findall(own)}

@@ -289,6 +289,13 @@ def _width(text: str) -> int:
     return sum(map(advance, text))
 
 
+def raised(text: str) -> bool:
+    """Whether a character of ``text`` (at scale 1) uses the row above its cell, as
+    the accents of Polish and Czech capitals and some lower-case letters do."""
+    masks = _masks()
+    return any(masks[c][1] < 0 for c in _nfc(text) if c in masks)
+
+
 def missing(text: str) -> list[str]:
     """The distinct characters of ``text`` that would draw as the unknown box, in
     order of first appearance (line breaks excepted: ``wrap`` consumes them)."""

@@ -46,7 +46,9 @@ from typing import Any, Callable
 from PIL import Image, ImageDraw
 
 from ..i18n import _, ngettext
-from .font import CELL_H, GLYPH_H, clip, draw_centered, draw_text, fit, text_width, wrap
+from .font import (
+    CELL_H, GLYPH_H, clip, draw_centered, draw_text, fit, raised, text_width, wrap,
+)
 
 WIDTH, HEIGHT = 128, 64
 # The panel's RAM is 8 pages of 8 pixel rows, and a frame sends only the changed
@@ -69,12 +71,15 @@ def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = 
     """Inverted title bar, white with black text so the title reads as a heading: page
     0 exactly, the letters on its top row and its last row white under them (a white
     row above them would leave their feet in the black below). The bar is the same
-    on every screen, so a new title costs only the columns whose letters differ."""
+    on every screen, so a new title costs only the columns whose letters differ. A
+    text with an accent above its cell (Polish, Czech) sits a row lower, the accent
+    on the top row, so nothing is cut."""
     draw.rectangle((0, 0, WIDTH - 1, BAR_H - 1), fill=1)
     width = WIDTH - 2 - (text_width(right) + 2 if right else 0)
-    draw_text(image, (1, 0), fit(text, width), fill=0)
+    title = fit(text, width)
+    draw_text(image, (1, int(raised(title))), title, fill=0)
     if right:
-        draw_text(image, (WIDTH - text_width(right), 0), right, fill=0)
+        draw_text(image, (WIDTH - text_width(right), int(raised(right))), right, fill=0)
 
 
 def _turn_bar(image: Image.Image, draw: ImageDraw.ImageDraw, bar: dict[str, Any]) -> None:
