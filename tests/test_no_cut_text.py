@@ -1,10 +1,11 @@
-"""Random games of every game through the session: no screen ever cuts its text, and
-no input asks players to acknowledge more than three screens.
+"""Random games of every game through the session, in every language: no screen ever
+cuts its text or draws a character without a glyph, and no input asks players to
+acknowledge more than three screens.
 
 Every distinct screen the session shows (menus, prompts, notices and every page of
 their details, status pages, end pages, private screens) is laid out by the real
 views inside ``font.truncations``, which reports any text that ``fit`` cuts, ``clip``
-drops or ``draw_text`` draws past an edge. Glyphs are not pasted (the layout is what
+drops or ``draw_text`` draws past an edge or with the unknown box. Glyphs are not pasted (the layout is what
 is checked), which keeps a thousand games of each kind within a minute or so;
 the default run plays 100 of each, ``COMPANION_LONG=1`` the full 1,000.
 """

@@ -496,8 +496,9 @@ def qlanet_secret(m: dict[str, Any]) -> Image.Image:
         panel += [(line, False) for line in _ket_lines(secret["code"], WIDTH - _PANEL_X)]
     if len(panel) <= BODY_LINES and all(text_width(t) <= WIDTH - _PANEL_X for t, _head in panel):
         _planet_grid(image, draw, m["planets"])
-        if not secrets:
-            _panel(image, draw, 0, _("no secret"))
+        if not secrets:  # two short lines where a language needs more than 11 columns
+            for row, line in enumerate(clip(wrap(_("no secret"), WIDTH - _PANEL_X), 2)):
+                _panel(image, draw, row, line)
         for row, (text, head) in enumerate(panel):
             _panel(image, draw, row, text, inverted=head)
         return image
