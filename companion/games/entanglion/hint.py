@@ -53,6 +53,7 @@ PI_INPUTS_PER_MS = 11
 DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
 PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
 SHRINK = 2  # playouts' worth of the overall win share every estimate starts from
+CONFIDENT = 1.0  # standard errors by which an input must beat the greedy choice to top it
 _BEATEN_BY = {"probe": 3}  # a PROBE detects unless the modified roll beats 3
 
 
@@ -350,42 +351,59 @@ def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[di
     The search runs in rounds. A round deals one world and plays every input still in
     the running in that same world (the same deal and dice for all: the comparison is
     paired, so a difference between two inputs is theirs, not the luck of the deal).
-    Successive halving spends the budget where it matters: each time another share of
-    it is spent, the worse half of the inputs drops out, so the last ones standing get
-    the most playouts. ``win`` is the share of won playouts, shrunk towards the share
-    over all inputs by :data:`SHRINK` playouts' worth (one lucky playout does not top
-    the list); inputs are ordered by it, then by the components they left aboard (the
-    tie-breaker when wins are rare), then the greedy policy's own choice first.
+    The greedy policy's own choice is the baseline and plays every round. Successive
+    halving spends the rest of the budget where it matters: each time another share of
+    it is spent, the worse half of the other inputs drops out, so the last ones standing
+    get the most playouts.
+
+    ``win`` is the share of won playouts, shrunk towards the share over all inputs by
+    :data:`SHRINK` playouts' worth. The first input is the one that beat the baseline
+    in the most paired rounds by a margin of :data:`CONFIDENT` standard errors (the
+    baseline itself when none did: a few lucky playouts do not overturn a sound move);
+    the others follow by how long they stood in the halving, then by ``win``.
     """
     acts = g.legal_actions()
     if not acts:
         return []
     rng = Rng(seed)
-    greedy = acts.index(greedy_action(g, Rng(seed)))
+    base = acts.index(greedy_action(g, Rng(seed)))
     pub = _Public(g)
     n = len(acts)
-    wins, visits, parts = [0] * n, [0] * n, [0] * n
-    alive = list(range(n))
-    phases = max(1, math.ceil(math.log2(n)))  # halvings until one input is left
+    wins, visits, parts, stood = [0] * n, [0] * n, [0] * n, [0] * n
+    lead, split = [0] * n, [0] * n  # paired rounds won against the baseline, and differing
+    rivals = [k for k in range(n) if k != base]
+    phases = max(1, math.ceil(math.log2(n)))  # halvings until one rival is left
     spent = phase = 0
     while True:
         deal = rng.seed()
-        for k in alive:
+        outcome = {}
+        for k in [base] + rivals:
             r = Rng(deal)
             w = world(g, pub, r)
             w.push(acts[k])
             won, used = playout(w, r)
+            outcome[k] = won
             wins[k] += won
             visits[k] += 1
             parts[k] += sum(map(len, w.state.ship_components.values()))
             spent += used + 1
+        for k in rivals:
+            lead[k] += outcome[k] - outcome[base]
+            split[k] += outcome[k] != outcome[base]
         if spent >= budget:
             break
-        if len(alive) > 1 and spent * (phases + 1) >= budget * (phase + 1):
-            alive.sort(key=lambda k: (-(wins[k] + parts[k] / 16) / visits[k], k != greedy, k))
-            alive = alive[:(len(alive) + 1) // 2]
+        if len(rivals) > 1 and spent * (phases + 1) >= budget * (phase + 1):
+            rivals.sort(key=lambda k: (-(wins[k] + parts[k] / 16) / visits[k], k))
+            rivals = rivals[:(len(rivals) + 1) // 2]
             phase += 1
+            for k in rivals:
+                stood[k] = phase
     mean = sum(wins) / sum(visits)
     win = [round((wins[k] + SHRINK * mean) / (visits[k] + SHRINK), 3) for k in range(n)]
-    order = sorted(range(n), key=lambda k: (-win[k], -parts[k] / visits[k], k != greedy, k))
+    margin = [lead[k] - CONFIDENT * math.sqrt(split[k]) for k in range(n)]
+    best = max(range(n), key=lambda k: (margin[k] > 0, margin[k], k == base))
+    best = best if margin[best] > 0 else base
+    stood[base] = phases + 1  # ranks above every rival the halving dropped
+    order = [best] + sorted((k for k in range(n) if k != best),
+                            key=lambda k: (-stood[k], -win[k], -parts[k] / visits[k], k))
     return [{"action": acts[k], "win": win[k], "playouts": visits[k]} for k in order]
