@@ -31,7 +31,7 @@ from companion.games.entanglion import Entanglion, hint  # noqa: E402
 
 DIFFICULTIES = {1: "easy 1", 2: "easy 2", 4: "challenging 3"}  # start_space: name
 POLICIES = ("random", "greedy", "hint")
-PER_CORE_FACTOR = 10  # how many times slower a Zero 2 W core is (docs/performance.md)
+PER_CORE_FACTOR = 12  # how many times slower a Zero 2 W core is (docs/performance.md)
 
 
 def play(job: tuple[str, int, int, int]) -> tuple[str, int, bool, int]:
@@ -61,23 +61,42 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate(seconds: float = 10.0, budget: int = 5000) -> float:
-    """Engine inputs per second the search gets through on one core: whole hints at
-    fresh positions of seeded games (a hint overshoots its budget by at most the last
-    playout, so this is a slight underestimate)."""
-    done, start, seed = 0, time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
+def _positions(count: int) -> list[Entanglion]:
+    """Seeded positions somewhere in the first half of a game, with a choice to make."""
+    out, seed = [], 0
+    while len(out) < count:
         seed += 1
         g = Entanglion(seed)
         rnd = hint.Rng(seed)
-        for _ in range(rnd.below(40)):  # somewhere in the first half of a game
+        for _ in range(rnd.below(40)):
             if g.status != "playing":
                 break
             g.push(hint.greedy_action(g, rnd))
-        if g.status == "playing":
-            hint.hints(g, budget, seed=seed)
-            done += budget
+        if g.status == "playing" and len(g.legal_actions()) > 1:
+            out.append(g)
+    return out
+
+
+def rate(seconds: float = 10.0, budget: int = 5000) -> float:
+    """Engine inputs per second the search gets through on one core: whole hints at
+    fresh positions of seeded games (a hint overshoots its budget by at most the last
+    round, so this is a slight underestimate)."""
+    positions = _positions(64)
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        hint.hints(positions[done // budget % len(positions)], budget, seed=done)
+        done += budget
     return done / (time.perf_counter() - start)
+
+
+def default_times(count: int = 20) -> list[float]:
+    """Seconds one hint with the box's default budget takes here, at ``count`` positions."""
+    out = []
+    for i, g in enumerate(_positions(count)):
+        start = time.perf_counter()
+        hint.hints(g, seed=i)
+        out.append(time.perf_counter() - start)
+    return out
 
 
 def main() -> None:
@@ -87,6 +106,8 @@ def main() -> None:
                     help="engine inputs per hint (the box's default is %d)" % hint.DEFAULT_BUDGET)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--policies", default=",".join(POLICIES))
+    ap.add_argument("--spaces", default=",".join(map(str, DIFFICULTIES)),
+                    help="difficulties to play, as start spaces (1, 2, 4)")
     ap.add_argument("--rate", action="store_true", help="measure the search's speed only")
     args = ap.parse_args()
     if args.rate:
@@ -94,9 +115,16 @@ def main() -> None:
         print(f"search: {r:,.0f} engine inputs/s on one core here")
         print(f"Zero 2 W (per-core factor {PER_CORE_FACTOR}): {r / PER_CORE_FACTOR / 1000:.1f} "
               f"inputs/ms (hint.PI_INPUTS_PER_MS = {hint.PI_INPUTS_PER_MS})")
+        took = sorted(default_times())
+        mean, worst = sum(took) / len(took), took[-1]
+        print(f"default budget ({hint.DEFAULT_BUDGET} inputs): {mean * 1000:.0f} ms here "
+              f"(slowest of {len(took)}: {worst * 1000:.0f} ms), so about "
+              f"{mean * PER_CORE_FACTOR * 1000:.0f} ms (slowest {worst * PER_CORE_FACTOR * 1000:.0f}"
+              f" ms) on a Zero 2 W")
         return
     policies = args.policies.split(",")
-    jobs = [(p, space, seed, args.budget) for space in DIFFICULTIES for p in policies
+    spaces = [int(s) for s in args.spaces.split(",")]
+    jobs = [(p, space, seed, args.budget) for space in spaces for p in policies
             for seed in range(1, args.games + 1)]
     start = time.perf_counter()
     with multiprocessing.Pool(args.jobs) as pool:
@@ -106,7 +134,8 @@ def main() -> None:
           f"{args.jobs} processes, {took:.0f} s")
     print("| difficulty | policy | won | win rate | 95% CI | inputs per game |")
     print("|---|---|---|---|---|---|")
-    for space, name in DIFFICULTIES.items():
+    for space in spaces:
+        name = DIFFICULTIES[space]
         for p in policies:
             cell = [r for r in results if r[0] == p and r[1] == space]
             wins = sum(r[2] for r in cell)

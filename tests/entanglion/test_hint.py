@@ -197,6 +197,8 @@ def test_a_physical_deck_s_list_order_means_nothing():
     b.state.engine_stack.reverse()
     b.state.event_deck.reverse()
     b.state.rng = 12345
+    a.state.forced, b.state.forced = [8, 8, 8], [1, 2, 1]  # other dice to come
+    assert _futures_differ(a, b)
     assert hint.hints(a, TINY, seed=6) == hint.hints(b, TINY, seed=6)
 
 
