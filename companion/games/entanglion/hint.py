@@ -122,8 +122,20 @@ _DIST = _distances()
 _FAR = 99
 
 
-def _distance(pos: tuple[str, str], targets: list[str]) -> int:
-    return min((_DIST[t].get(pos, _FAR) for t in targets), default=_FAR)
+_NEAREST: dict[tuple[str, ...], dict[tuple[str, str], int]] = {}  # a memo, filled as met
+
+
+def _nearest(s: Any) -> dict[tuple[str, str], int]:
+    """For each position, the cards to the nearest planet still holding a component.
+    The set of such planets changes a few times a game, so each set's table is built
+    once and kept (at most one per subset of the eight planets)."""
+    targets = tuple(sorted(p for p, c in s.planet_components.items() if c is not None))
+    table = _NEAREST.get(targets)
+    if table is None:
+        table = {pos: min((_DIST[t].get(pos, _FAR) for t in targets), default=_FAR)
+                 for pos in board.POSITIONS}
+        _NEAREST[targets] = table
+    return table
 
 
 # ------------------------------------------------------------------ the greedy policy
@@ -151,8 +163,8 @@ def greedy_action(g: Entanglion, rng: Rng) -> dict[str, Any]:
         return _answer(g, acts, rng)
     s = g.state
     player = s.turn_player
-    targets = [p for p, c in s.planet_components.items() if c is not None]
-    now = _distance(s.pos, targets)
+    near = _nearest(s)
+    now = near[s.pos]
     best, best_d, worst, worst_d, heisenberg = None, now, None, -1, None
     kick = s.options["cnot_phase_kickback"]
     for act in acts:
@@ -160,7 +172,7 @@ def greedy_action(g: Entanglion, rng: Rng) -> dict[str, Any]:
         if do == "retrieve":
             return act
         if do == "navigate":
-            d = _distance(board.navigate(act["card"], player, s.pos, kick), targets)
+            d = near[board.navigate(act["card"], player, s.pos, kick)]
             if d < best_d:
                 best, best_d = act, d
             if d > worst_d:
@@ -202,16 +214,16 @@ def _answer(g: Entanglion, acts: list[dict[str, Any]], rng: Rng) -> dict[str, An
             failed = prompt["raw"] + _modifier(s, player) <= beat
             return pick("reroll" if failed else "keep")
         return pick("keep")
-    targets = [p for p, c in s.planet_components.items() if c is not None]
+    near = _nearest(s)
     kick = s.options["cnot_phase_kickback"]
     if kind == "mechanic":  # play the card that brings the ships closest, else stop
-        now = _distance(s.pos, targets)
-        scored = [(_distance(board.navigate(v, player, s.pos, kick), targets), i)
+        now = near[s.pos]
+        scored = [(near[board.navigate(v, player, s.pos, kick)], i)
                   for i, v in enumerate(values) if v != "stop"]
         d, i = min(scored)
         return acts[i] if d < now else pick("stop")
     if kind == "physical_qubits":
-        scored = [(_distance((v[board.MERCURIAL], v[board.RUBICON]), targets), i)
+        scored = [(near[(v[board.MERCURIAL], v[board.RUBICON])], i)
                   for i, v in enumerate(values)]
         return acts[min(scored)[1]]
     return acts[rng.below(len(acts))]  # discards, Quantum Gates, Bennett
