@@ -142,7 +142,7 @@ def main() -> None:
             low, high = wilson(wins, len(cell))
             inputs = sum(r[3] for r in cell) / len(cell)
             print(f"| {name} (space {space}) | {p} | {wins}/{len(cell)} | "
-                  f"{wins / len(cell):.0%} | {low:.0%}-{high:.0%} | {inputs:.0f} |")
+                  f"{wins / len(cell):.1%} | {low:.1%}-{high:.1%} | {inputs:.0f} |")
 
 
 if __name__ == "__main__":

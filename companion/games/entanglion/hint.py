@@ -49,7 +49,7 @@ from .engine import Entanglion
 # Engine inputs per millisecond a Raspberry Pi Zero 2 W gets through in playouts: the
 # rate measured on the development machine (bench/hint.py --rate) divided by the
 # per-core factor documented in docs/performance.md.
-PI_INPUTS_PER_MS = 11
+PI_INPUTS_PER_MS = 7
 DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
 PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
 SHRINK = 2  # playouts' worth of the overall win share every estimate starts from
