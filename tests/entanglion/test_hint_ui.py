@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from companion import i18n
 from companion.box import Box
 from companion.games.entanglion import Entanglion, hint, ui
 from companion.hardware.display import dummy_display
@@ -14,7 +17,7 @@ from companion.journal import Journal
 from companion.registry import Registry, default_sim_path
 from companion.session import Session, SessionConfig
 from companion.views import oled
-from companion.views.font import truncations
+from companion.views.font import text_width, truncations
 
 
 def _box(tmp_path, seed=2018):
@@ -75,7 +78,14 @@ def test_the_hint_is_only_worked_out_when_opened(monkeypatch):
     assert set(dict(item.action)) == {"menu", "title", "text", "items"}
 
 
-def test_hint_screens_fit_the_oled_in_random_positions():
+@pytest.fixture(params=list(i18n.LANGUAGES))
+def speaking(request):
+    i18n.set_language(request.param)
+    yield request.param
+    i18n.set_language("en")
+
+
+def test_hint_screens_fit_the_oled_in_random_positions(speaking):
     rnd = random.Random(4)
     cuts, shown = [], 0
     for seed in range(8):
@@ -85,7 +95,7 @@ def test_hint_screens_fit_the_oled_in_random_positions():
             if not g.pending and len(acts) > 1:
                 for act in acts:  # every input the hint may name, at any chance
                     for win in (0.0, 0.5, 1.0):
-                        assert len(ui.hint_label(g, act, win)) <= 20
+                        assert text_width(ui.hint_label(g, act, win)) <= oled.MENU_LABEL
                 if rnd.random() < 0.1:
                     model = ui.hint_menu(g, budget=40)
                     screen = {"screen": "menu", "title": model["title"], "text": model["text"],

@@ -949,8 +949,8 @@ def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
     if do == "navigate":
         s = g.state
         dest = board.navigate(card, act["player"], s.pos, s.options["cnot_phase_kickback"])
-        names = ([_("{card}: no effect").format(card=card)] if dest == s.pos else
-                 [f"{card} → {where(dest)}", f"{card}→{where(dest)}"])
+        names = ([_("{card}: no effect").format(card=card)] if dest == s.pos else []) + [
+            f"{card} → {where(dest)}", f"{card}→{where(dest)}"]
     elif do == "exchange":
         names = [_("Exchange {card}").format(card=card), _("Exch. {card}").format(card=card)]
     elif do == "retrieve":
