@@ -155,7 +155,24 @@ def _drive(state_dir: Path, seed: int, commands: list[str] | None) -> list[str]:
 
 def game_in_progress(state_dir: Path, seed: int = 6, inputs: int = 0) -> tuple[int, int]:
     """A game started (and set up) on an earlier run of the box, left unfinished in the
-    journal with about ``inputs`` engine inputs played; returns (game id, inputs)."""
+    journal with about ``inputs`` engine inputs played; returns (game id, inputs). A
+    seed whose game ends sooner gives way to the next one, in a journal of its own."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    before = set(state_dir.iterdir())
+    for attempt in range(seed, seed + 50):
+        try:
+            return _game_in_progress(state_dir, attempt, inputs)
+        except _EndedEarly:
+            for path in set(state_dir.iterdir()) - before:  # this attempt's journal
+                path.unlink()
+    raise RuntimeError(f"no seed from {seed} on plays {inputs} inputs unfinished")
+
+
+class _EndedEarly(Exception):
+    pass
+
+
+def _game_in_progress(state_dir: Path, seed: int, inputs: int) -> tuple[int, int]:
     from companion.box import Box
     from companion.hardware.display import dummy_display
     from companion.hardware.leds import LedSink
@@ -182,7 +199,7 @@ def game_in_progress(state_dir: Path, seed: int = 6, inputs: int = 0) -> tuple[i
                 box.handle(Tick())
         s = box.session
         if s.game.status != "playing":
-            raise RuntimeError(f"seed {seed} ended before {inputs} inputs")
+            raise _EndedEarly(seed)
         return s.game_id, len(s.game.inputs)
 
 
