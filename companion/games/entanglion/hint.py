@@ -20,8 +20,8 @@ kept:
 A world is then played to the end by a greedy policy (:func:`greedy_action`: retrieve
 when it can, fly towards the nearest component, use Quantum Tunnel and Magnetic
 Shielding when a roll is likely to fail). The inputs are compared in the same worlds
-and successive halving gives most playouts to the inputs that might be best (see
-:func:`hints`).
+against the greedy policy's own choice, and successive halving gives most playouts to
+the inputs that might beat it (see :func:`hints`).
 
 The budget is counted in engine inputs (every input of every playout), never in wall
 time, so the same seed gives the same answer on any machine. ``budget_for_ms`` turns a
@@ -39,10 +39,9 @@ from typing import Any
 
 from ... import chance
 from . import board
-from .board import GALAXY, PROBE, RING, other
+from .board import PROBE, RING, other
 from .cards import (
-    CONTROL_INFRASTRUCTURE, MAGNETIC_SHIELDING, QUANTUM_ERROR_CORRECTION, QUANTUM_SHUFFLE,
-    track_value,
+    CONTROL_INFRASTRUCTURE, QUANTUM_ERROR_CORRECTION, QUANTUM_SHUFFLE, track_value,
 )
 from .engine import Entanglion
 
