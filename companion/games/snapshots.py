@@ -31,7 +31,9 @@ class SnapshotEngine:
     log: list[dict[str, Any]]
     inputs: list[dict[str, Any]]
     _history: list[Any]  # one ``_snapshot()`` per accepted input
-    keeps_log = True  # False in playout mode: ``_log`` keeps nothing, hot callers may skip it
+    # True in playout mode: ``_log`` keeps nothing (hot callers may skip it) and an
+    # engine may hand out shared action dicts from ``legal_actions``.
+    playout = False
     # Also supplied by the engine: _normalise(action) -> act, _reason(act) -> str | None,
     # _perform(act), _log(type_, **data) -> entry, to_dict() and classmethod from_dict(data).
 
@@ -84,12 +86,14 @@ class SnapshotEngine:
         anywhere else may corrupt the copy), builds no log, keeps no undo history and
         records no inputs; it returns an empty list. ``legal_actions``, ``status``,
         ``awaiting`` and ``turn_player`` behave exactly as in the normal engine, and the
-        state reached is the same. The original game is never touched.
+        state reached is the same, except that the action dicts ``legal_actions``
+        returns may be shared with other calls and games: read them, never change them
+        (the list is the caller's). The original game is never touched.
         """
         g = self._bare_copy()
         g.push = g._push_trusted  # type: ignore[method-assign]
         g._log = _unlogged  # type: ignore[method-assign]
-        g.keeps_log = False
+        g.playout = True
         return g
 
     @classmethod

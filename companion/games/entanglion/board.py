@@ -19,6 +19,9 @@ RUBICON = "rubicon"  # red, dashed line
 SHIPS = (MERCURIAL, RUBICON)
 
 
+OTHER = {MERCURIAL: RUBICON, RUBICON: MERCURIAL}  # a lookup, for the hot paths
+
+
 def other(ship: str) -> str:
     return RUBICON if ship == MERCURIAL else MERCURIAL
 

@@ -30,7 +30,7 @@ from typing import Any, Iterable
 from ...chance import below, seed_state, shuffle
 from . import board
 from .board import (
-    GALAXY, MERCURIAL, PROBE, RING, RUBICON, SHIPS, ZERO, ONE, Position, other,
+    GALAXY, MERCURIAL, OTHER, PROBE, RING, RUBICON, SHIPS, ZERO, ONE, Position, other,
 )
 from .cards import (
     BENNETT, BIT_FLIP_ERROR, BIT_FLIP_SPACE, COMPONENTS, CONTROL_INFRASTRUCTURE,
@@ -87,6 +87,35 @@ def _names(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
+# Legal inputs are handed out as shared dicts (copied for callers outside playouts):
+# building ~8 dicts a turn was most of what ``legal_actions`` cost.
+_SHARED_ACTIONS: dict[tuple[str, str, str], dict[str, Any]] = {}
+_CARD_ACTIONS: dict[tuple[str, ...], list[dict[str, Any]]] = {}  # (player, *hand) ->
+_CACHE_LIMIT = 4096  # hands are a few cards of four kinds; odd scenarios cannot grow it
+_RETRIEVE = {p: {"player": p, "do": "retrieve"} for p in SHIPS}
+_PASS = {p: {"player": p, "do": "pass"} for p in SHIPS}
+
+
+def _shared_action(player: str, do: str, card: str) -> dict[str, Any]:
+    key = (player, do, card)
+    act = _SHARED_ACTIONS.get(key)
+    if act is None:
+        act = {"player": player, "do": do, "card": card}
+        if len(_SHARED_ACTIONS) < _CACHE_LIMIT:
+            _SHARED_ACTIONS[key] = act
+    return act
+
+
+def _card_actions(key: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Navigate with each distinct card of the hand, then exchange each."""
+    player, cards = key[0], _distinct(key[1:])
+    acts = ([_shared_action(player, "navigate", c) for c in cards]
+            + [_shared_action(player, "exchange", c) for c in cards])
+    if len(_CARD_ACTIONS) < _CACHE_LIMIT:
+        _CARD_ACTIONS[key] = acts
+    return acts
+
+
 class Entanglion(SnapshotEngine):
     """A game of Entanglion from set-up to win or loss."""
 
@@ -138,6 +167,13 @@ class Entanglion(SnapshotEngine):
     # push, pop, check, copy, playout_copy and replay: see SnapshotEngine.
 
     def legal_actions(self) -> list[dict[str, Any]]:
+        acts = self._legal()
+        if self.playout:  # shared, prebuilt dicts: see playout_copy()
+            return acts
+        return [dict(a) for a in acts]  # the caller's own, free to change
+
+    def _legal(self) -> list[dict[str, Any]]:
+        """The legal inputs as shared dicts, which nobody may change (a new list)."""
         s = self.state
         if s.status in ("won", "lost"):
             return []
@@ -146,21 +182,22 @@ class Entanglion(SnapshotEngine):
             return [{"player": p, "do": "choose", "value": v} for v in self.pending["options"]]
         p = s.turn_player
         hand = s.hands[p]
-        if len(hand) > 1:
-            hand = _distinct(hand)
-        out = [{"player": p, "do": "navigate", "card": c} for c in hand]
-        out += [{"player": p, "do": "exchange", "card": c} for c in hand]
+        key = (p, *hand)
+        out = _CARD_ACTIONS.get(key)
+        if out is None:
+            out = _card_actions(key)
+        out = out[:]
         together = s.pos[0] == s.pos[1]  # retrieval and Qubit Interconnect need it
         if together and self._component_here() is not None:
-            out.append({"player": p, "do": "retrieve"})
+            out.append(_RETRIEVE[p])
         if s.held_events[p]:
-            out += [{"player": p, "do": "event", "card": e}
+            out += [_shared_action(p, "event", e)
                     for e in _distinct(s.held_events[p]) if self._event_reason(p, e) is None]
         if together and not s.interconnected and self._interconnect_reason(p) is None:
             out += [{"player": p, "do": "interconnect", "give": a, "take": b}
-                    for a in hand for b in _distinct(s.hands[other(p)])]
+                    for a in _distinct(hand) for b in _distinct(s.hands[OTHER[p]])]
         if not out:  # only when a hand is empty and nothing else is possible
-            out.append({"player": p, "do": "pass"})
+            out.append(_PASS[p])
         return out
 
     # ----------------------------------------------------------- serialisation
@@ -446,7 +483,7 @@ class Entanglion(SnapshotEngine):
         before = self.state.pos
         self.state.pos = pos
         # [mercurial's planet, rubicon's planet], as everywhere in the log
-        if self.keeps_log:  # the hottest entries skip even their arguments in playouts
+        if not self.playout:  # the hottest entries skip even their arguments in playouts
             self._log("move", player=player, cause=cause,
                       **{"from": list(before), "to": list(pos)})
 
@@ -456,7 +493,7 @@ class Entanglion(SnapshotEngine):
         s = self.state
         low, high = (1, 8) if die == "d8" else (0, 1)
         if s.forced:
-            value = s.forced.pop(0)
+            value, s.forced = s.forced[0], s.forced[1:]  # replaced: clones share it
             if not low <= value <= high:
                 raise IllegalAction(f"forced die value {value} cannot be a {die} result "
                                     f"({low}-{high}) for {purpose}")
@@ -510,9 +547,9 @@ class Entanglion(SnapshotEngine):
         if do == "interconnect":  # free: not the turn's action
             self._interconnect(player, act)
             return
-        if self.keeps_log and "card" in act:
+        if not self.playout and "card" in act:
             self._log("action", player=player, do=do, card=act["card"])
-        elif self.keeps_log:
+        elif not self.playout:
             self._log("action", player=player, do=do)
         if do == "navigate":
             self._navigate(player, act["card"])
@@ -656,11 +693,11 @@ class Entanglion(SnapshotEngine):
         if full:
             self._quantum_event(player, "engine control full", clear=True)
         s.slot6_filled = False
-        s.turn_player = other(player)
+        s.turn_player = OTHER[player]
         s.turn_number += 1
-        if self.keeps_log:
+        if not self.playout:
             self._log("turn", player=s.turn_player, number=s.turn_number)
-        self._begin_turn()
+        s.interconnected = False  # _begin_turn, written out on the hot path
 
     # ------------------------------------------------------------------ engine deck
 
@@ -673,8 +710,11 @@ class Entanglion(SnapshotEngine):
                 if not s.engine_stack:
                     self._log("draw", player=player, card=None, note="no engine cards left")
                     return None
-            card = self._take(player, s.engine_stack, "engine")
-            if self.keeps_log:
+            if s.options["deck"] == "physical":
+                card = self._take(player, s.engine_stack, "engine")
+            else:  # _take's digital case, written out: about one draw per input
+                card = s.engine_stack.pop(0)
+            if not self.playout:
                 self._log("draw", player=player, card=card)
             if card != PROBE:
                 into.append(card)
@@ -728,7 +768,7 @@ class Entanglion(SnapshotEngine):
         if len(s.engine_control) >= ENGINE_SLOTS:
             s.engine_discard.append(card)  # only with mechanic_fills_slots (Q5)
             return
-        s.engine_control.append([card, player])
+        s.engine_control = s.engine_control + [[card, player]]  # replaced: clones share it
         if len(s.engine_control) == ENGINE_SLOTS:
             s.slot6_filled = True
 
@@ -736,7 +776,7 @@ class Entanglion(SnapshotEngine):
         s = self.state
         if s.engine_control:
             s.engine_discard.extend(card for card, _ in s.engine_control)
-            s.engine_control.clear()
+            s.engine_control = []
             self._log("engine_control_cleared")
 
     # ------------------------------------------------------------------ detection
@@ -789,6 +829,7 @@ class Entanglion(SnapshotEngine):
         if not self._has(player, QUANTUM_GATES):
             self._draw(player, s.hands[player])
             return
+        s.drawn = s.drawn[:]  # copied before it changes: clones share it
         for _ in range(2):
             self._draw(player, s.drawn)
         if s.drawn:
@@ -924,6 +965,7 @@ class Entanglion(SnapshotEngine):
                 self._rebuild_event_deck([])
                 if not s.event_deck:
                     return None
+            s.event_deck = s.event_deck[:]  # copied before it changes: clones share it
             card = self._take(player, s.event_deck, "event")
             if card != QUANTUM_SHUFFLE:
                 return card
@@ -1010,6 +1052,7 @@ class Entanglion(SnapshotEngine):
     def _mechanic(self, player: str) -> None:
         s = self.state
         s.set_aside, s.hands[player] = s.hands[player], []
+        s.drawn = s.drawn[:]  # copied before it changes: clones share it
         for _ in range(3):
             self._draw(player, s.drawn)
         plays = 0
