@@ -56,7 +56,17 @@ _LIMITS = (0,) + tuple(_limit(n) for n in range(1, _SMALL))
 
 def shuffle(state: int, items: MutableSequence[T]) -> int:
     """Fisher-Yates shuffle in place; returns the new generator state."""
+    # below() written out: a game's reshuffles make most of its draws.
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = _LIMITS[n] if n < _SMALL else _limit(n)
+        while True:
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         items[i], items[j] = items[j], items[i]
     return state

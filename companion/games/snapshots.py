@@ -31,8 +31,9 @@ class SnapshotEngine:
     log: list[dict[str, Any]]
     inputs: list[dict[str, Any]]
     _history: list[Any]  # one ``_snapshot()`` per accepted input
-    # True in playout mode: ``_log`` keeps nothing (hot callers may skip it) and an
-    # engine may hand out shared action dicts from ``legal_actions``.
+    # True in playout mode: ``_log`` keeps nothing, so hot callers may skip building
+    # an entry. An engine whose ``legal_actions`` copies shared action dicts for its
+    # callers supplies the uncopied list as ``_legal``, a playout copy's legal_actions.
     playout = False
     # Also supplied by the engine: _normalise(action) -> act, _reason(act) -> str | None,
     # _perform(act), _log(type_, **data) -> entry, to_dict() and classmethod from_dict(data).
@@ -92,6 +93,8 @@ class SnapshotEngine:
         """
         g = self._bare_copy()
         g.push = g._push_trusted  # type: ignore[method-assign]
+        if hasattr(g, "_legal"):  # an engine's legal_actions without the callers' copies
+            g.legal_actions = g._legal  # type: ignore[method-assign]
         g._log = _unlogged  # type: ignore[method-assign]
         g.playout = True
         return g

@@ -167,13 +167,11 @@ class Entanglion(SnapshotEngine):
     # push, pop, check, copy, playout_copy and replay: see SnapshotEngine.
 
     def legal_actions(self) -> list[dict[str, Any]]:
-        acts = self._legal()
-        if self.playout:  # shared, prebuilt dicts: see playout_copy()
-            return acts
-        return [dict(a) for a in acts]  # the caller's own, free to change
+        return [dict(a) for a in self._legal()]  # the caller's own, free to change
 
     def _legal(self) -> list[dict[str, Any]]:
-        """The legal inputs as shared dicts, which nobody may change (a new list)."""
+        """The legal inputs as shared dicts, which nobody may change (a new list).
+        A playout copy's ``legal_actions``."""
         s = self.state
         if s.status in ("won", "lost"):
             return []
@@ -243,17 +241,14 @@ class Entanglion(SnapshotEngine):
     def _apply(self, act: dict[str, Any]) -> None:
         # The state before the input stays untouched: it is the undo snapshot and the
         # base a later ``choose`` re-runs from. The input runs on a clone.
-        if act["do"] == "choose":
-            base, base_len, first, answers = self._inflight  # type: ignore[misc]
+        if act["do"] == "choose":  # the interrupted input again, with one more answer
+            value = act["value"]
+            base, base_len, act, answers = self._inflight  # type: ignore[misc]
+            answers = answers + [value]
             del self.log[base_len:]
-            self.state = base.clone()
-            self._run(first, answers + [act["value"]], base, base_len)
         else:
-            base = self.state
-            self.state = base.clone()
-            self._run(act, [], base, len(self.log))
-
-    def _run(self, act: dict[str, Any], answers: list[Any], base: State, base_len: int) -> None:
+            base, base_len, answers = self.state, len(self.log), []
+        self.state = base.clone()
         self._answers, self._answer_i = answers, 0
         self.pending = None
         try:
