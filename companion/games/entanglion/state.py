@@ -22,6 +22,9 @@ SHARED = ("forced", "planet_components", "ship_components", "held_events", "engi
           "event_deck", "event_discard", "drawn", "set_aside", "retrieved_from")
 
 
+_new = object.__new__
+
+
 def _per_ship() -> dict[str, list[str]]:
     return {MERCURIAL: [], RUBICON: []}
 
@@ -56,16 +59,33 @@ class State:
     def clone(self) -> "State":
         # Shared, not copied: options and the fields in SHARED, which the engine replaces
         # and never changes in place (the hands, the engine deck and its discard change
-        # almost every input; those are copied).
+        # almost every input; those are copied). Slots set one by one: cheaper than the
+        # dataclass's __init__ call, and a compiled build turns them into plain stores.
+        c = _new(State)
+        c.options = self.options
+        c.rng = self.rng
+        c.forced = self.forced
+        c.status = self.status
+        c.turn_player = self.turn_player
+        c.turn_number = self.turn_number
+        c.pos = self.pos
+        c.detection = self.detection
+        c.planet_components = self.planet_components
+        c.ship_components = self.ship_components
         h = self.hands
-        return State(
-            self.options, self.rng, self.forced, self.status, self.turn_player,
-            self.turn_number, self.pos, self.detection, self.planet_components,
-            self.ship_components, {MERCURIAL: h[MERCURIAL][:], RUBICON: h[RUBICON][:]},
-            self.held_events, self.engine_control, self.engine_stack[:],
-            self.engine_discard[:], self.event_deck, self.event_discard, self.drawn,
-            self.set_aside, self.slot6_filled, self.retrieved_from, self.interconnected,
-        )
+        c.hands = {MERCURIAL: h[MERCURIAL][:], RUBICON: h[RUBICON][:]}
+        c.held_events = self.held_events
+        c.engine_control = self.engine_control
+        c.engine_stack = self.engine_stack[:]
+        c.engine_discard = self.engine_discard[:]
+        c.event_deck = self.event_deck
+        c.event_discard = self.event_discard
+        c.drawn = self.drawn
+        c.set_aside = self.set_aside
+        c.slot6_filled = self.slot6_filled
+        c.retrieved_from = self.retrieved_from
+        c.interconnected = self.interconnected
+        return c
 
     def set_ship(self, name: str, ship: str, items: list[str]) -> None:
         """Give ``ship`` a new list in the per-ship field ``name`` (one of SHARED)."""
