@@ -186,7 +186,7 @@ class Entanglion(SnapshotEngine):
             out = _card_actions(key)
         out = out[:]
         together = s.pos[0] == s.pos[1]  # retrieval and Qubit Interconnect need it
-        if together and self._component_here() is not None:
+        if together and s.planet_components.get(s.pos[0]) is not None:  # _component_here
             out.append(_RETRIEVE[p])
         if s.held_events[p]:
             out += [_shared_action(p, "event", e)
@@ -463,7 +463,7 @@ class Entanglion(SnapshotEngine):
         sc = self.state.ship_components
         if component in sc[player]:
             return True
-        return self.state.options["component_scope"] == "team" and component in sc[other(player)]
+        return self.state.options["component_scope"] == "team" and component in sc[OTHER[player]]
 
     def _limit(self, player: str) -> int:
         return HAND_SIZE - 1 if self._has(player, DILUTION_REFRIGERATOR) else HAND_SIZE
@@ -542,10 +542,11 @@ class Entanglion(SnapshotEngine):
         if do == "interconnect":  # free: not the turn's action
             self._interconnect(player, act)
             return
-        if not self.playout and "card" in act:
-            self._log("action", player=player, do=do, card=act["card"])
-        elif not self.playout:
-            self._log("action", player=player, do=do)
+        if not self.playout:
+            if "card" in act:
+                self._log("action", player=player, do=do, card=act["card"])
+            else:
+                self._log("action", player=player, do=do)
         if do == "navigate":
             self._navigate(player, act["card"])
         elif do == "exchange":
@@ -741,7 +742,8 @@ class Entanglion(SnapshotEngine):
             return
         s.engine_stack, s.engine_discard = s.engine_discard, []
         s.rng = shuffle(s.rng, s.engine_stack)
-        self._log("reshuffle", deck="engine", cards=len(s.engine_stack))
+        if not self.playout:
+            self._log("reshuffle", deck="engine", cards=len(s.engine_stack))
 
     def _refill(self, player: str) -> None:
         hand, limit = self.state.hands[player], self._limit(player)
@@ -779,7 +781,9 @@ class Entanglion(SnapshotEngine):
     def _raise_detection(self, reason: str) -> None:
         s = self.state
         s.detection += 1
-        self._log("detection", space=s.detection, value=track_value(s.detection), reason=reason)
+        if not self.playout:
+            self._log("detection", space=s.detection, value=track_value(s.detection),
+                      reason=reason)
         if s.detection >= LAST_SPACE:
             self._end("lost", "the detection rate reached X")
 
@@ -810,9 +814,10 @@ class Entanglion(SnapshotEngine):
         """Move the ships along the board for ``card`` played for ``player``."""
         s = self.state
         before = s.pos
-        after = board.navigate(card, player, before, s.options["cnot_phase_kickback"])
+        after = board.NAVIGATION[s.options["cnot_phase_kickback"]][(card, player, before)]
         if after == before:
-            self._log("no_effect", player=player, card=card)
+            if not self.playout:
+                self._log("no_effect", player=player, card=card)
         else:
             self._set_pos(after, card, player)
         return before, after
