@@ -20,7 +20,6 @@ MODULES = (
     "companion.chance",
     "companion.games.snapshots",
     "companion.games.entanglion.board",
-    "companion.games.entanglion.state",
     "companion.games.entanglion.engine",
 )
 

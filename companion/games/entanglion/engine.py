@@ -175,9 +175,10 @@ class Entanglion(SnapshotEngine):
         s = self.state
         if s.status in ("won", "lost"):
             return []
-        if self.pending:
-            p = self.pending["player"]
-            return [{"player": p, "do": "choose", "value": v} for v in self.pending["options"]]
+        pending = self.pending
+        if pending:
+            p = pending["player"]
+            return [{"player": p, "do": "choose", "value": v} for v in pending["options"]]
         p = s.turn_player
         hand = s.hands[p]
         key = (p, *hand)
@@ -185,12 +186,14 @@ class Entanglion(SnapshotEngine):
         if out is None:
             out = _card_actions(key)
         out = out[:]
-        together = s.pos[0] == s.pos[1]  # retrieval and Qubit Interconnect need it
-        if together and s.planet_components.get(s.pos[0]) is not None:  # _component_here
+        here, there = s.pos
+        together = here == there  # retrieval and Qubit Interconnect need it
+        if together and s.planet_components.get(here) is not None:  # _component_here
             out.append(_RETRIEVE[p])
-        if s.held_events[p]:
+        held = s.held_events[p]
+        if held:
             out += [_shared_action(p, "event", e)
-                    for e in _distinct(s.held_events[p]) if self._event_reason(p, e) is None]
+                    for e in _distinct(held) if self._event_reason(p, e) is None]
         if together and not s.interconnected and self._interconnect_reason(p) is None:
             out += [{"player": p, "do": "interconnect", "give": a, "take": b}
                     for a in _distinct(hand) for b in _distinct(s.hands[OTHER[p]])]
