@@ -34,13 +34,14 @@ def below(state: int, n: int) -> tuple[int, int]:
     """Uniform integer in ``range(n)``; rejection sampling keeps it unbiased."""
     # next64 written out: every die and shuffle of every game goes through here.
     limit = _LIMITS[n] if 0 < n < _SMALL else _limit(n)
+    s = state & _MASK  # the same draws, and 64-bit words throughout for a compiled build
     while True:
-        state = (state + _GOLDEN) & _MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        s = (s + _GOLDEN) & _MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         z ^= z >> 31
         if z < limit:
-            return state, z % n
+            return s, z % n
 
 
 def _limit(n: int) -> int:
@@ -57,16 +58,17 @@ _LIMITS = (0,) + tuple(_limit(n) for n in range(1, _SMALL))
 def shuffle(state: int, items: MutableSequence[T]) -> int:
     """Fisher-Yates shuffle in place; returns the new generator state."""
     # below() written out: a game's reshuffles make most of its draws.
+    s = state & _MASK
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
         limit = _LIMITS[n] if n < _SMALL else _limit(n)
         while True:
-            state = (state + _GOLDEN) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
             z ^= z >> 31
             if z < limit:
                 break
         j = z % n
         items[i], items[j] = items[j], items[i]
-    return state
+    return s

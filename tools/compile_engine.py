@@ -27,7 +27,7 @@ from companion.games.compiled import MODULES  # noqa: E402
 
 # Python's own semantics, nothing stricter: annotations are not turned into C types or
 # runtime type checks, so the build behaves like the sources it comes from.
-DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": False}
+DIRECTIVES = {"language_level": 3, "annotation_typing": False}
 
 
 def _path(module: str) -> str:
