@@ -83,6 +83,27 @@ def _play(pure: bool) -> dict:
     return json.loads(out.stdout)
 
 
+def test_the_compiled_generator_draws_exactly_like_its_source():
+    # The build does the generator's arithmetic in 64-bit C words (companion/chance.pxd):
+    # the same draws for any state, negative and wider than 64 bits included.
+    import importlib.util
+    import random
+
+    from companion import chance
+    spec = importlib.util.spec_from_file_location("pure_chance", compiled.source_of(
+        "companion.chance"))
+    pure = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pure)
+    rnd = random.Random(5)
+    for _ in range(5000):
+        state = rnd.choice([rnd.getrandbits(64), rnd.getrandbits(70) - 2**69, rnd.randrange(-9, 9)])
+        n = rnd.choice([1, 2, 3, 7, 8, 23, 63, 64, 65, 1000, 2**40 + 3, 2**63 + 1])
+        assert chance.below(state, n) == pure.below(state, n), (state, n)
+        a = list(range(rnd.randrange(70)))
+        b = a[:]
+        assert chance.shuffle(state, a) == pure.shuffle(state, b) and a == b, state
+
+
 def test_the_build_is_not_older_than_its_sources():
     assert compiled.stale() == [], "rebuild with: python tools/compile_engine.py"
 
