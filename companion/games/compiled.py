@@ -16,6 +16,7 @@ import importlib.util
 import os
 
 # The look-ahead's hot path: the chance generator, the undo/playout cycle, the rules.
+# Not state.py: its clone copies slots, which the interpreter does faster than Cython.
 MODULES = (
     "companion.chance",
     "companion.games.snapshots",
