@@ -57,7 +57,7 @@ ENGINE_MODULES = (
     + _in("games/qlanet/", "cards", "quantum", "knowledge", "options", "state", "engine",
           "report")
     + _in("games/entanglion/", "odds")
-    + _in("games/", "rulings", "snapshots") + _in("", "chance")
+    + _in("games/", "rulings", "snapshots", "compiled") + _in("", "chance")
 )
 
 PARTS = (
