@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")  # never probe real pins from here
 
+from companion import i18n  # noqa: E402
 from companion.autoplay import AutoPlayer  # noqa: E402
 from companion.inputs import BUTTONS, Hold, Press, Tag  # noqa: E402
 from companion.session import ROLL_STEP  # noqa: E402
@@ -62,10 +63,11 @@ OLED = SimpleNamespace(driver="ssd1306", bus="i2c", port=1, address=0x3C, spi_de
 
 def write_config(path: Path, *, state_dir: Path, pico: str | None = None,
                  registry: str | None = None, debounce: float | None = None,
-                 extra: str = "") -> Path:
+                 language: str | None = None, extra: str = "") -> Path:
     """A config file for a box with fake hardware: no OLED driver (the harness brings
     its own fake panel), the co-processor at ``pico`` (or no readers and no LED chain),
-    and the simulator's tag registry unless ``registry`` names another file."""
+    and the simulator's tag registry unless ``registry`` names another file; the box
+    speaks ``language`` (a code) when given."""
     from companion.registry import default_sim_path
 
     lines = ['[oled]', 'driver = "none"']
@@ -75,6 +77,8 @@ def write_config(path: Path, *, state_dir: Path, pico: str | None = None,
         lines += ['[reader]', 'kind = "none"', '[leds]', 'sink = "none"']
     if debounce is not None:
         lines += ['[buttons]', f'debounce = {debounce}']
+    if language is not None:
+        lines += ['[game]', f'language = "{language}"']
     lines += ['[paths]', f'state_dir = "{state_dir}"',
               f'registry = "{registry or default_sim_path()}"']
     path.write_text("\n".join(lines) + "\n" + extra)
@@ -151,7 +155,24 @@ def _drive(state_dir: Path, seed: int, commands: list[str] | None) -> list[str]:
 
 def game_in_progress(state_dir: Path, seed: int = 6, inputs: int = 0) -> tuple[int, int]:
     """A game started (and set up) on an earlier run of the box, left unfinished in the
-    journal with about ``inputs`` engine inputs played; returns (game id, inputs)."""
+    journal with about ``inputs`` engine inputs played; returns (game id, inputs). A
+    seed whose game ends sooner gives way to the next one, in a journal of its own."""
+    state_dir.mkdir(parents=True, exist_ok=True)
+    before = set(state_dir.iterdir())
+    for attempt in range(seed, seed + 50):
+        try:
+            return _game_in_progress(state_dir, attempt, inputs)
+        except _EndedEarly:
+            for path in set(state_dir.iterdir()) - before:  # this attempt's journal
+                path.unlink()
+    raise RuntimeError(f"no seed from {seed} on plays {inputs} inputs unfinished")
+
+
+class _EndedEarly(Exception):
+    pass
+
+
+def _game_in_progress(state_dir: Path, seed: int, inputs: int) -> tuple[int, int]:
     from companion.box import Box
     from companion.hardware.display import dummy_display
     from companion.hardware.leds import LedSink
@@ -178,7 +199,7 @@ def game_in_progress(state_dir: Path, seed: int = 6, inputs: int = 0) -> tuple[i
                 box.handle(Tick())
         s = box.session
         if s.game.status != "playing":
-            raise RuntimeError(f"seed {seed} ended before {inputs} inputs")
+            raise _EndedEarly(seed)
         return s.game_id, len(s.game.inputs)
 
 
@@ -261,6 +282,7 @@ class Rig:
         self.gpio = MockFactory()
         Device.pin_factory = self.gpio
         self.config = configuration.load(str(config_path))
+        i18n.set_language(self.config.game.language)  # as companion run speaks it
         self.devices = self._open_devices()
         # The OLED: luma's real factory, driver and i2c interface over a fake SMBus
         # whose wire (``self.bus``) fails on demand, with a simulated SSD1306 on it.

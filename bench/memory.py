@@ -11,6 +11,9 @@ kept in the journal) and reports the growth of RSS over them (goal < 5%). Prints
 median of ``--runs`` runs. Linux only (reads /proc).
 
     python bench/memory.py [--games 1000] [--runs 3] [--parallel 3] [--state-dir DIR]
+                           [--lang ja]
+
+``--lang`` plays in another language (Japanese adds its glyphs and catalogs).
 
 The journal's fsync dominates the run time; ``--state-dir /dev/shm`` makes it quick
 (the journal's size is reported; SQLite's page cache is bounded, so the medium does
@@ -42,7 +45,8 @@ WARM = 250  # by then SQLite's page cache (2 MB) is full: the journal is larger
 def child(args: argparse.Namespace) -> int:
     """One run, in its own process: JSON lines on stdout."""
     state = Path(args.state_dir)
-    config = write_config(state / "config.toml", state_dir=state / "state", pico=args.pico)
+    config = write_config(state / "config.toml", state_dir=state / "state", pico=args.pico,
+                          language=args.lang)
     seeds = iter(range(args.seed * 100_000, (args.seed + 1) * 100_000))
     with ErrorLog() as errors, Rig(config, seed=lambda: next(seeds)) as rig:
         def report(games: int, inputs: int) -> None:
@@ -63,10 +67,11 @@ def child(args: argparse.Namespace) -> int:
     return 0
 
 
-def start_run(seed: int, games: int, state_dir: str, pico: FakePico) -> subprocess.Popen:
+def start_run(seed: int, games: int, state_dir: str, pico: FakePico,
+              lang: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, __file__, "--child", "--games", str(games), "--seed", str(seed),
-         "--state-dir", state_dir, "--pico", pico.path],
+         "--state-dir", state_dir, "--pico", pico.path, "--lang", lang],
         stdout=subprocess.PIPE, text=True, env=child_env())
 
 
@@ -84,6 +89,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--state-dir", help="where the journal goes (default: a temp dir)")
     parser.add_argument("--parallel", type=int, default=1, help="runs at a time")
+    parser.add_argument("--lang", default="en", help="the language the box plays in")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--pico", help=argparse.SUPPRESS)
@@ -99,7 +105,8 @@ def main() -> int:
             batch = []
             for r in range(first, min(args.runs, first + args.parallel)):
                 (Path(tmp) / str(r)).mkdir()
-                batch.append(start_run(r + 1, args.games, str(Path(tmp) / str(r)), pico))
+                batch.append(start_run(r + 1, args.games, str(Path(tmp) / str(r)), pico,
+                                       args.lang))
             results += [finish_run(proc) for proc in batch]
         for r, points in enumerate(results):
             first, last = points[0], points[-1]
@@ -118,7 +125,7 @@ def main() -> int:
                   f"{last['time'] - first['time']:.0f} s; journal {last['journal_mb']:.1f} MB; "
                   f"Python objects {first['objects']} -> {last['objects']}; "
                   f"errors logged {last['errors']}", flush=True)
-    print(f"memory: median of {args.runs} runs")
+    print(f"memory in {args.lang}: median of {args.runs} runs")
     print(f"peak RSS through a full scripted game: {median(peaks):.1f} MB (goal <= 60)")
     print(f"RSS growth over {args.games} further games: {median(growths) * 100:+.1f}% "
           f"(goal < 5%)")

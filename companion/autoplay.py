@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .games.common import ui_for
 from .games.entanglion import board
 from .games.qno.table import Table
 from .session import Session
@@ -44,9 +43,10 @@ class AutoPlayer:
         if s.overlay is not None or s.notices:
             return "press ok"
         if s.mode == "menu":
-            items = screen["items"]
-            new = f"New {ui_for(self.game).TITLE}"
-            target = next(i for i, label in enumerate(items) if label.startswith(new))
+            if s.menu is not None:  # settings, or a confirm: not where a new game starts
+                return "press back"
+            items = s._main_menu()["items"]  # found by what it does: labels are translated
+            target = next(i for i, item in enumerate(items) if item.action == {"new": self.game})
             return self._move_to(screen["cursor"], target, len(items))
         if s.mode == "setup":
             step = s.ui.SETUP_STEPS[s.setup_step]
@@ -175,6 +175,6 @@ def _qlanet_item(items: list[Any], move: dict[str, Any]) -> int | None:
             if picked == want[:len(picked)] or (
                     move["card"] in ("SW", "BM") and set(picked) <= set(want)):
                 return i
-        elif item.label.split()[1] == move["card"]:
+        elif _leads_to(item, move):  # the card's entry (its label is in any language)
             return i
     return None

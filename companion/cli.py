@@ -9,6 +9,7 @@ import sys
 
 from . import scenario
 from .games.common import GAMES
+from .i18n import LANGUAGES
 
 
 def _scenario(args: argparse.Namespace) -> int:
@@ -315,6 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dice", choices=("auto", "manual"), default="auto")
     p.add_argument("--start-space", type=int, choices=(1, 2, 4), default=1)
     p.add_argument("--no-colour", action="store_true", help="letters instead of colours")
+    p.add_argument("--lang", choices=tuple(LANGUAGES), metavar="CODE",
+                   help="the language to speak (" + ", ".join(LANGUAGES) + "; default: the "
+                        "one chosen in Settings, else English)")
     p.add_argument("--web", metavar="[HOST:]PORT",
                    help="also serve the box as a web page (host 127.0.0.1 by default)")
     p.set_defaults(func=_sim)

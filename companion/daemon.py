@@ -18,6 +18,7 @@ outcome was shown, so there is nothing else to save.
 from __future__ import annotations
 
 import faulthandler
+import functools
 import logging
 import os
 import queue
@@ -29,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import language
+from .i18n import _
 from .box import Box
 from .hardware.buttons import PEEK, Classifier, Edge
 from .hardware.display import Display
@@ -211,7 +214,7 @@ class Daemon:
             self._power_off()
         except OSError as exc:
             log.error("cannot switch off: %s", exc)
-            session.alert("Cannot switch off", "See the log; unplug", "when the LEDs are off.")
+            session.alert(_("Cannot switch off"), _("See the log; unplug when the LEDs are off."))
             self.box.refresh()
             return
         log.warning("switching the box off, as asked from the menu")
@@ -222,8 +225,8 @@ class Daemon:
         old = self.box.session
         try:
             self.box.session = Session(old.journal, old.registry, old.config, old.seed_source)
-            self.box.session.alert("Sorry: a hiccup", "That input was not used.",
-                                   "The game was reloaded from its journal.")
+            self.box.session.alert(_("Sorry: a hiccup"), _("That input was not used."),
+                                   _("The game was reloaded from its journal."))
             self.box.refresh()
         except Exception:  # noqa: BLE001
             log.exception("reloading failed; carrying on with the previous session")
@@ -237,13 +240,15 @@ class Daemon:
         session = self.box.session
         if state == "up":
             if previous in ("down", "stale"):
-                session.alert("Readers back", "Tap cards again.", replaces=("Readers lost",))
+                session.alert(_("Readers back"), _("Tap cards again."),
+                              replaces=(_("Readers lost"),))
         elif state in ("down", "stale"):
             if previous == "up":
-                session.alert("Readers lost", "Buttons still work;",
-                              "the box reconnects by itself.", replaces=("Readers back",))
+                session.alert(_("Readers lost"),
+                              _("Buttons still work; the box reconnects by itself."),
+                              replaces=(_("Readers back"),))
         elif state == "version":
-            session.alert("Reader firmware", "Unsupported version:", "update the firmware.")
+            session.alert(_("Reader firmware"), _("Unsupported version: update the firmware."))
             log.error("the Pico's firmware speaks another protocol (%s): run "
                       "'companion firmware install'", detail)
         log.info("reader %s %s: %s", event.source or "link", state, detail)
@@ -445,6 +450,7 @@ def main(config_path: str | None) -> int:
     started = notifier.keep_starting()  # the journal's replay or salvage may take long
     alerts: list[tuple[str, ...]] = []
     state_dir = Path(config.paths.state_dir)
+    language.start(state_dir, config.game.language)  # before any alert is worded
     try:
         registry = Registry.load(config.paths.registry_path)
     except RegistryError as exc:
@@ -452,8 +458,8 @@ def main(config_path: str | None) -> int:
         missing = not Path(config.paths.registry_path).exists()
         if not missing:
             log.error("%s", exc)
-            alerts.append(("Tag file broken", "Cards cannot be tapped;",
-                           "buttons work. See the log."))
+            alerts.append((_("Tag file broken"),
+                           _("Cards cannot be tapped; buttons work. See the log.")))
         else:
             log.info("no tag registry at %s yet: 'companion enroll' makes one",
                      config.paths.registry_path)
@@ -474,12 +480,13 @@ def main(config_path: str | None) -> int:
         # 0700: games and tags are the service user's only, even where no systemd
         # StateDirectoryMode= made the folder first (an existing one is left as it is).
         state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        session_config.save_language = functools.partial(language.save, state_dir)
         session = recovery.open_session(state_dir / "journal.db", registry, session_config)
     except (OSError, JournalError) as exc:
         status = 2 if isinstance(exc.__cause__, JournalError) else 1
         print(f"companion: journal: {exc}", file=sys.stderr)
         devices.display.pause(oled.render({"screen": "error",
-                                           "text": "The journal cannot be opened (see the log)"}))
+                                           "text": _("The journal cannot be opened (see the log)")}))
         close_devices(devices)
         return status
     for alert in alerts:
@@ -493,7 +500,7 @@ def main(config_path: str | None) -> int:
             log.error("web page: cannot listen on %s port %s: %s (under systemd, "
                       "install.sh adds the unit's web drop-in when [web] is enabled: "
                       "run it again)", config.web.address, config.web.port, exc)
-            session.alert("Web page off", "It cannot listen;", "see the log.")
+            session.alert(_("Web page off"), _("It cannot listen; see the log."))
     recovery.shown(state_dir / "journal.db")  # the alerts are on the OLED now
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)

@@ -75,8 +75,10 @@ def language() -> str:
 
 
 def _(message: str) -> str:
-    """``message`` in the current language (itself where no translation exists)."""
-    return _current.gettext(message)
+    """``message`` in the current language (itself where no translation exists).
+
+    The empty string stays empty (gettext would answer it with the catalog's header)."""
+    return _current.gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -91,4 +93,9 @@ def pgettext(context: str, message: str) -> str:
 
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogs without translating it yet."""
+    return message
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark ``message`` with a context (see ``pgettext``) without translating it yet."""
     return message

@@ -695,16 +695,6 @@ class SalvageReport:
         return (f"journal was damaged; it is kept as {self.kept_as} and a new journal "
                 f"holds the {self.games} game(s) that still read back{lost}")
 
-    def alert(self) -> tuple[str, ...]:
-        if not self.games and self.notes:
-            return ("Journal repaired", "Nothing in it could", "be read; it is kept",
-                    "aside. See the log.")
-        lines = [f"Kept {self.games} game(s);"]
-        lines.append("nothing lost." if not self.losses else
-                     f"{self.losses} lost some moves." if self.losses > 1 else
-                     "1 lost some moves.")
-        return ("Journal repaired", *lines, "See the log.")
-
     def to_json(self) -> str:
         return json.dumps(self.__dict__)
 

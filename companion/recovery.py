@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from .games.common import ui_for
-from .journal import Journal, JournalError, Loss, finish_salvage, salvage, salvage_told
+from .i18n import _, ngettext
+from .journal import (
+    Journal, JournalError, Loss, SalvageReport, finish_salvage, salvage, salvage_told,
+)
 from .registry import Registry
 from .session import Session, SessionConfig
 
@@ -47,13 +50,13 @@ def open_session(path: Path, registry: Registry, config: SessionConfig,
         log.error("%s", exc)
         journal, report = salvage(path, replays, now)
         log.error("journal %s: %s", path, report)
-        alerts.append(report.alert())
+        alerts.append(_salvaged(report))
         return journal
 
     finished = finish_salvage(path)  # before opening: the journal may not be in place
     if finished is not None:
         log.error("journal %s: finished an interrupted salvage: %s", path, finished)
-        alerts.append(finished.alert())
+        alerts.append(_salvaged(finished))
     try:
         journal = Journal(path, now)
     except JournalError as exc:
@@ -82,19 +85,34 @@ def shown(path: Path) -> None:
     salvage_told(path)
 
 
+def _salvaged(report: SalvageReport) -> tuple[str, ...]:
+    """The OLED alert for a salvaged journal (the screen wraps its lines)."""
+    if not report.games and report.notes:
+        return (_("Journal repaired"), _("Nothing in it could be read; it is kept aside."),
+                _("See the log."))
+    kept = ngettext("Kept {n} game;", "Kept {n} games;", report.games).format(n=report.games)
+    lost = (_("nothing lost.") if not report.losses else
+            ngettext("{n} lost some moves.", "{n} lost some moves.",
+                     report.losses).format(n=report.losses))
+    return (_("Journal repaired"), kept, lost, _("See the log."))
+
+
 def _told(loss: Loss, session: Session, path: Path) -> tuple[str, ...]:
-    """The log line and the OLED alert (21 characters a line) for a detected loss."""
+    """The log line and the OLED alert (the screen wraps its lines) for a detected loss."""
     here = session.game_id == loss.game and session.game is not None
     turn = session.ui.turns(session.game) if here else None
     log.error("journal %s holds less than was committed: %d write(s) missing; game #%d %s"
               "%s", path, loss.writes, loss.game,
               "is gone" if loss.game_lost else f"lost its last {loss.inputs} entr(ies)",
               f"; resumed at turn {turn}" if here else "")
+    title = _("Journal rewound")
     if loss.game_lost:
-        return ("Journal rewound", f"Game #{loss.game} was lost", "(cut off at power",
-                "loss). See the log.")
-    lines = [f"Game #{loss.game}: lost the", f"last {loss.inputs} input(s)."] if loss.inputs \
-        else [f"Game #{loss.game}: its last", "change was lost."]
+        return (title, _("Game #{number} was lost (cut off at power loss).").format(
+            number=loss.game), _("See the log."))
+    lines = [ngettext("Game #{number}: lost the last {n} input.",
+                      "Game #{number}: lost the last {n} inputs.", loss.inputs).format(
+        number=loss.game, n=loss.inputs) if loss.inputs else
+        _("Game #{number}: its last change was lost.").format(number=loss.game)]
     if here:
-        lines.append(f"Resumed at turn {turn}.")
-    return ("Journal rewound", *lines, "See the log.")
+        lines.append(_("Resumed at turn {number}.").format(number=turn))
+    return (title, *lines, _("See the log."))

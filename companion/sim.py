@@ -5,20 +5,11 @@ The simulator is a shell like the daemon: it builds the same :class:`~companion.
 into the same input events the buttons and reader pads produce:
 
     press ok | back | up | down | retrieve | exchange
-    hold back                      (hold = undo on BACK)
-    hold exchange | release exchange   (QLANET's peek: the secret shows while held)
-    tap 1 CNOT                     (the registry card named CNOT, on pad 1)
-    tap 2 quantum tunnel           (names are case-insensitive; spaces or _)
-    tap 2 uid=04E10101010000       (a raw tag UID, known or not)
-    tap 1 top                      (QNO: the top card of the simulated draw pile)
-    tap 1 01_7  or  tap 1 |01> 7   (QNO: a card by its tag name or as the screen shows it)
-    hand                           (QNO: the hand of the player the box waits for, as
-                                   tap names them)
-    wait 1.5                       (let 1.5 s of animation and blinking pass)
-    expect screen status           (script checks: screen, status, turn, detection,
-    expect text DETECTED            ships, hand, planets, costs, or text = any
-                                   word on screen)
-    show | help | quit
+    hold back | hold exchange | release exchange
+    tap PAD CARD | tap PAD uid=HEX | tap PAD top | hand
+    wait SECONDS | expect FIELD VALUE | show | help | quit
+
+``help`` in the simulator explains each (in the language the box speaks).
 
 Interactively the simulator fits the terminal: the OLED in half blocks beside the
 board map from 173x37, in braille beside a compact map down to 80x24 (smaller, it
@@ -34,6 +25,7 @@ directory's lock: a second one on the same journal is refused.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -47,7 +39,8 @@ from .box import Box
 from .hardware.oled import simulated_display
 from .hardware.leds import RecordingLeds
 from .inputs import BUTTONS, Hold, Press, Release, Tag, Tick
-from . import recovery, statelock
+from . import language, recovery, statelock
+from .i18n import N_, _
 from .journal import Journal, JournalError
 from .registry import Registry, RegistryError, default_sim_path, normalise_uid
 from .session import ROLL_STEP, SessionConfig
@@ -104,8 +97,8 @@ class Sim:
             self._input(self.event(line))
             if self.box.session.request == "power_off":
                 self.box.session.request = None
-                self.messages.append("The box would switch itself off now (the game is "
-                                     "saved); the simulator stops here.")
+                self.messages.append(_("The box would switch itself off now (the game is "
+                                       "saved); the simulator stops here."))
                 return False
         elif cmd == "wait":
             try:
@@ -185,10 +178,10 @@ class Sim:
         table = self._table()
         p = g.awaiting()
         if p is None:
-            return "The game is over"
+            return _("The game is over")
         cards = sorted(table.hands[p - 1])
-        return f"P{p}'s hand: " + (", ".join(f"{c} ({label(c)})" if c != label(c) else c
-                                             for c in cards) or "empty")
+        listed = ", ".join(f"{c} ({label(c)})" if c != label(c) else c for c in cards)
+        return _("P{player}'s hand: {cards}").format(player=p, cards=listed or _("empty"))
 
     def _input(self, event: Any) -> None:
         self.box.handle(event)
@@ -286,7 +279,22 @@ class Sim:
         return "\n".join(lines)
 
 
-HELP = __doc__.split("\n\n")[2] if __doc__ else ""
+HELP = N_("""\
+    press ok | back | up | down | retrieve | exchange
+    hold back                      (hold = undo on BACK)
+    hold exchange | release exchange   (QLANET's peek: the secret shows while held)
+    tap 1 CNOT                     (the registry card named CNOT, on pad 1)
+    tap 2 quantum tunnel           (names are case-insensitive; spaces or _)
+    tap 2 uid=04E10101010000       (a raw tag UID, known or not)
+    tap 1 top                      (QNO: the top card of the simulated draw pile)
+    tap 1 01_7  or  tap 1 |01> 7   (QNO: a card by its tag name or as the screen shows it)
+    hand                           (QNO: the hand of the player the box waits for, as
+                                   tap names them)
+    wait 1.5                       (let 1.5 s of animation and blinking pass)
+    expect screen status           (script checks: screen, status, turn, detection,
+    expect text DETECTED            ships, hand, planets, costs, or text = any
+                                   word on screen)
+    show | help | quit""")  # the commands are typed in English in every language
 _QNO_VALUE = {"+2": "draw_two", "skip": "skip", "rev": "reverse", "reverse": "reverse",
               "draw two": "draw_two"}
 
@@ -389,7 +397,7 @@ def interactive(sim: Sim, colour: bool) -> int:
             print()
             return EXIT_OK
         if line.strip().lower() == "help":
-            print(HELP)
+            print(_(HELP))
             input("(enter) ")
             continue
         try:
@@ -406,6 +414,7 @@ def interactive(sim: Sim, colour: bool) -> int:
 def main(args: Any) -> int:
     config = SessionConfig(deck=args.deck, dice=args.dice, start_space=args.start_space)
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
+    config.save_language = functools.partial(language.save, state_dir)
     frames = Path(args.frames) if args.frames else None
     try:
         lock = statelock.acquire(state_dir, "sim")
@@ -413,6 +422,7 @@ def main(args: Any) -> int:
         print(f"companion sim: {exc}", file=sys.stderr)
         return EXIT_SCRIPT
     try:
+        language.start(state_dir, language.i18n.DEFAULT, getattr(args, "lang", None))
         try:
             sim, journal = build(state_dir, args.registry, args.seed, config, frames,
                                  sleep=None if args.script else time.sleep)

@@ -56,8 +56,8 @@ ENGINE_MODULES = (
           "explain")
     + _in("games/qlanet/", "cards", "quantum", "knowledge", "options", "state", "engine",
           "report")
-    + _in("games/entanglion/", "odds")
-    + _in("games/", "rulings", "snapshots", "compiled") + _in("", "chance")
+    + _in("games/entanglion/", "odds", "words")
+    + _in("games/", "rulings", "snapshots", "compiled") + _in("", "chance", "i18n")
 )
 
 PARTS = (
@@ -67,7 +67,7 @@ PARTS = (
          devices="buttons, Pico reader pads, RDM6300",
          may_import=(), third_party=("gpiozero", "serial")),
     Part("loop", "Event loop", "one thread takes one event at a time", (1, 1),
-         _in("", "daemon", "sim", "box", "recovery") + _in("hardware/", "inbox"),
+         _in("", "daemon", "sim", "box", "recovery", "language") + _in("hardware/", "inbox"),
          devices="systemd runs it; the simulator types events",
          may_import=ANY, third_party=ANY),
     Part("session", "Session", "menus, set-up, undo: inputs to actions", (2, 1),
@@ -83,7 +83,7 @@ PARTS = (
     Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
          _in("", "journal", "statelock")),
     Part("views", "Views", "pure: models to OLED image, LED colours", (2, 2),
-         _in("views/", "oled", "leds", "terminal", "font") + _in("", "i18n"),
+         _in("views/", "oled", "leds", "terminal", "font"),
          may_import=("engines",), third_party=("PIL",)),
     Part("adapters", "Output adapters", "send only what changed; a fake for each", (1, 2),
          _in("hardware/", "display", "oled", "pages", "leds", "buzzer", "fake_bus")
@@ -95,9 +95,10 @@ PARTS = (
          _in("config/", "schema", "loading", "key_lines", "reader", "values", "sections",
              "across", "skeleton", "command"),
          devices="/etc/companion/config.toml",
-         may_import=("session",)),
+         may_import=("session", "engines")),  # engines: i18n's list of the shipped languages
     Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
-         _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay")
+         _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay",
+             "catalogs")
          + _in("printing/", "__init__", "sheet", "qno", "qlanet"),
          may_import=ANY, third_party=ANY),
     Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),

@@ -5,7 +5,10 @@ would), opens the move menu once, and keeps the first frame of each kind of scre
 (the move menu with its odds, the summary of a detected move). Nothing is drawn by hand: ``tests/test_screenshot.py``
 checks that the committed image is what this script makes.
 
-    python docs/make_screenshot.py [OUT.png]
+    python docs/make_screenshot.py [--lang CODE] [OUT.png]
+
+``--lang`` makes the same sheet in another shipped language (pl, cs, ja; English by
+default), e.g. for a translator checking how the words fit.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from companion import i18n
 from companion.autoplay import AutoPlayer
 from companion.session import SessionConfig
 from companion.sim import build
@@ -27,14 +31,17 @@ SCALE, GAP = 2, 6
 
 
 def kind(model: dict) -> str:
+    """The kind of screen, told by the words the box uses in the language it speaks."""
+    _ = i18n._
     screen = model["screen"]
-    if screen == "text" and model.get("right", "").startswith("Setup"):
+    setup = _("Setup {index}/{total}").split("{")[0]
+    if screen == "text" and model.get("right", "").startswith(setup):
         return "setup"
-    if screen == "text" and model.get("summary") and "DETECTED" in " ".join(model["lines"]):
+    if screen == "text" and model.get("summary") and \
+            _("DETECTED") in " ".join(model["lines"]):
         return "summary"
-    if screen == "menu" and model["title"].endswith("your move"):
-        return "moves" if any(" 5+ " in item or "need" in item for item in model["items"]) \
-            else "other menu"
+    if screen == "menu" and model["title"].endswith(_("your move")):
+        return "moves" if any(" 5+ " in item for item in model["items"]) else "other menu"
     if screen == "menu" and model["title"].startswith(("Mercurial", "Rubicon")):
         return "prompt"
     if screen == "roll" and model["frame"] is not None:
@@ -80,12 +87,19 @@ def sheet(images: list[Image.Image], columns: int = 3) -> Image.Image:
     return out
 
 
-def main() -> int:
-    path = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).parent / "oled-tour.png")
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--lang"]:
+        if len(argv) < 2 or argv[1] not in i18n.LANGUAGES:
+            print(f"--lang takes one of: {', '.join(i18n.LANGUAGES)}", file=sys.stderr)
+            return 2
+        i18n.set_language(argv[1])
+        argv = argv[2:]
+    default = "oled-tour.png" if i18n.language() == "en" else f"oled-tour-{i18n.language()}.png"
+    path = argv[0] if argv else str(Path(__file__).parent / default)
     sheet(tour()).save(path, optimize=True)
     print(f"wrote {path}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -191,7 +191,7 @@ def test_main_menu_on_a_fresh_box(rig):
     s = rig.session
     assert s.mode == "menu" and s.game is None
     assert rig.screen == {"screen": "menu", "title": "Companion", "text": ["Choose a game"],
-                          "items": ["New Entanglion", "New QNO", "New QLANET",
+                          "items": ["New Entanglion", "New QNO", "New QLANET", "Settings",
                                     "Switch the box off"], "cursor": 0}
     assert s.led_model() == {}
     assert rig.led_frame() == (OFF,) * 25
@@ -444,7 +444,7 @@ def test_card_of_another_game_and_odd_registry_cards_are_refused(rigs):
     rig = rigs(registry=registry)
     rig.start()
     before = rig.snapshot()
-    for tag, reason in [("04AA0000000001", "That is a qno card"),
+    for tag, reason in [("04AA0000000001", "That card is from QNO"),
                         ("04AA0000000002", "summary"),
                         ("04AA0000000003", "mystery"),
                         ("04AA0000000004", "'Y'")]:
@@ -678,7 +678,7 @@ def test_undo_item_and_main_menu_item(rig):
     rig.choose("Main menu (keep)")
     assert rig.session.mode == "menu" and rig.session.game is None
     assert rig.screen["items"] == ["Resume game #1", "New Entanglion", "New QNO",
-                                 "New QLANET",
+                                 "New QLANET", "Settings",
                                  "Switch the box off"]
     assert rig.journal.games()[0].status == "playing"
     assert rig.session.led_model() == {} and rig.led_frame() == (OFF,) * 25
@@ -1019,7 +1019,7 @@ def test_starting_a_game_needs_no_journal_read(rig, monkeypatch):
     rig.press(BACK, OK)
     rig.choose("Main menu (keep)")
     assert rig.screen["items"] == ["Resume game #1", "New Entanglion", "New QNO",
-                                 "New QLANET",
+                                 "New QLANET", "Settings",
                                  "Switch the box off"]
 
 
@@ -1123,7 +1123,7 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(OK)
     rig.choose("Main menu (keep)")
     assert rig.screen["items"] == ["Resume game #1", "New Entanglion", "New QNO",
-                                 "New QLANET",
+                                 "New QLANET", "Settings",
                                  "Switch the box off"]
     assert rig.screen["cursor"] == 0
     rig.press(OK)  # resume
@@ -1146,7 +1146,7 @@ def test_main_menu_keep_resume_and_new_game_abandons_the_old(rigs):
     rig.press(OK)
     rig.choose("Main menu (keep)")
     assert rig.screen["items"] == ["Resume game #2", "New Entanglion", "New QNO",
-                                 "New QLANET",
+                                 "New QLANET", "Settings",
                                  "Switch the box off"]
 
 
@@ -1158,7 +1158,7 @@ def test_a_finished_or_abandoned_game_is_not_resumed(rigs):
     rig.choose("Yes, end it")
     again = rigs()
     assert again.session.mode == "menu" and again.screen["items"] == [
-        "New Entanglion", "New QNO", "New QLANET", "Switch the box off"]
+        "New Entanglion", "New QNO", "New QLANET", "Settings", "Switch the box off"]
 
 
 # ====================================================================== 9. end a game
@@ -1184,7 +1184,7 @@ def test_end_this_game_with_confirmation(rig):
     assert rig.journal.load(1).status == "abandoned"
     assert rig.journal.load(1).finished is not None
     assert rig.session.mode == "menu" and rig.session.game is None
-    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET",
+    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET", "Settings",
                                  "Switch the box off"]
     assert rig.led_frame() == (OFF,) * 25
 
@@ -1303,7 +1303,7 @@ def test_autoplayer_plays_a_whole_game(tmp_path, taps, seed):
         assert s.screen()["screen"] == "end"
         sim.run("press ok")
         assert s.mode == "menu" and s.screen()["items"] == [
-            "New Entanglion", "New QNO", "New QLANET",
+            "New Entanglion", "New QNO", "New QLANET", "Settings",
                                  "Switch the box off"]
         assert sim.box.leds.last == (OFF,) * 25 and sim.box.tick_interval() is None
     finally:

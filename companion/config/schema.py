@@ -142,6 +142,7 @@ class GameConfig:
     dice: str = "auto"  # auto | manual
     start_space: int = 1  # the difficulty offered first at setup
     qno_pads: dict[int, int | None] = field(default_factory=dict)  # pad -> QNO player
+    language: str = "en"  # the table's language until Settings > Language changes it
 
 
 def _default_state_dir(environ: Mapping[str, str]) -> str:

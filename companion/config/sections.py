@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Mapping
 
+from ..i18n import LANGUAGES
 from .reader import _Reader
 from .schema import (
     BAUD_RATES, BUTTON_KEYS, MAX_PADS, OLED_DRIVERS, PLANET_ORDER, QNO_SEATS, SEATS,
@@ -204,6 +205,7 @@ def _game(rd: _Reader) -> GameConfig:
         dice=rd.get(t, "dice", _choice("dice mode", ("auto", "manual")), d.dice),
         start_space=rd.get(t, "start_space", _one_of("a start space", START_SPACES),
                            d.start_space),
+        language=rd.get(t, "language", _choice("language", tuple(LANGUAGES)), d.language),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..i18n import LANGUAGES
 from .schema import (
     BAUD_RATES, BUTTON_KEYS, DEFAULT_STATE_DIR, MAX_PADS, PLANET_ORDER, QNO_SEATS,
     TRACK_SPACES, Config, PathsConfig,
@@ -157,6 +158,10 @@ def dumps_defaults() -> str:
         "# Difficulty offered first at setup: the detection-track start space,",
         "# 1 or 2 (easy) or 4 (challenging).",
         f"#start_space = {v(g.start_space)}",
+        "# The table's language: " + ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
+        + ".",
+        "# Settings > Language on the box overrides it (and is remembered).",
+        f"#language = {v(g.language)}",
         "",
         "[paths]",
         "# Unset, state_dir is $STATE_DIRECTORY (systemd's StateDirectory=), else",

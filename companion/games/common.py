@@ -7,6 +7,8 @@ import importlib
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from ..i18n import _
+
 
 class Item(NamedTuple):
     label: str
@@ -54,10 +56,10 @@ def duration(seconds: float | None) -> str:
         return ""
     minutes = round(seconds / 60)
     if minutes < 1:
-        return "<1 min"
+        return _("<1 min")
     if minutes < 60:
-        return f"{minutes} min"
-    return f"{minutes // 60} h {minutes % 60:02d}"
+        return _("{minutes} min").format(minutes=minutes)
+    return _("{hours} h {minutes:02d}").format(hours=minutes // 60, minutes=minutes % 60)
 
 
 def rate(won: int, games: int) -> str:

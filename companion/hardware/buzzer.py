@@ -28,7 +28,7 @@ def cue(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> str | Non
     kind = after.get("screen")
     if kind == "error":
         return "refused"
-    if kind == "roll" and after.get("frame") is None and after.get("result") == "DETECTED":
+    if kind == "roll" and after.get("frame") is None and after.get("alarm"):
         # Once, when the die lands: not again for each animation frame or re-render.
         landed_before = (before or {}).get("screen") == "roll" and \
             (before or {}).get("frame") is None and _same_roll(before, after)

@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..i18n import DEFAULT, LANGUAGES, language, set_language
+
 GAMES = ("qno", "qlanet")
 PAPER_CHOICES = {"a4": ("a4",), "letter": ("letter",), "both": ("a4", "letter")}
 FORMAT_CHOICES = {"pdf": ("pdf",), "png": ("png",), "both": ("pdf", "png")}
@@ -33,6 +35,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                              "(default: pdf)")
     parser.add_argument("--tokens", action="store_true",
                         help="qlanet: add a page of the nine round planet tokens")
+    parser.add_argument("--lang", metavar="CODE", choices=tuple(LANGUAGES), default=DEFAULT,
+                        help="language of the words on the cards: "
+                             + ", ".join(LANGUAGES) + f" (default: {DEFAULT})")
     return parser
 
 
@@ -62,6 +67,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from . import sheet
 
     deck = make_deck(args.game, args.tokens)
+    previous = language()
+    set_language(args.lang)  # the faces are drawn while writing, in this language
     try:
         sheet.write(deck, Path(args.out), PAPER_CHOICES[args.paper], FORMAT_CHOICES[args.format])
     except sheet.OutError as exc:
@@ -72,4 +79,6 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         print(f"{parser.prog}: error: cannot write {where}: {exc.strerror or exc}",
               file=sys.stderr)
         return EXIT_BAD_OUT
+    finally:
+        set_language(previous)
     return 0

@@ -14,17 +14,19 @@ import math
 from PIL import Image, ImageDraw
 
 from ..games.qlanet import cards as engine
+from ..i18n import N_, _, pgettext
 from . import sheet
 from .sheet import CARD_H, CARD_W, INK, SAFE, WHITE, Card, mm, text
 
 GAME = "qlanet"
 
-EFFECT = {  # our own words
-    "X": "swap 0 and 1", "H": "+ <-> 0,  - <-> 1", "Z": "+ <-> -",
-    "M": "measure: fix the planet", "CX0": "if first is 0, flip second",
-    "CX1": "if first is 1, flip second", "SW": "swap two planets",
-    "BM": "entangle two planets (secret)",
+EFFECT = {  # our own words, translated when drawn
+    "X": N_("swap 0 and 1"), "H": "+ <-> 0,  - <-> 1", "Z": "+ <-> -",
+    "M": N_("measure: fix the planet"), "CX0": N_("if first is 0, flip second"),
+    "CX1": N_("if first is 1, flip second"), "SW": N_("swap two planets"),
+    "BM": N_("entangle two planets (secret)"),
 }
+SYMBOLIC = ("H", "Z")  # effects in symbols only: the same in every language
 # name -> (copies, cost, planets, effect); copies and costs are the engine's
 CARDS = {
     name: (engine.DECK_COUNTS[name], engine.COSTS[name],
@@ -52,7 +54,7 @@ TOKEN_RADIUS = mm(29)
 def cards(tokens: bool = False) -> list[Card]:
     """Gate cards in print order (the engine's deck), then planet tokens 1-9 if asked for."""
     out = [Card("gate", name, f"{name} (cost {cost})")
-           for name, (copies, cost, _, _) in CARDS.items() for _ in range(copies)]
+           for name, (copies, cost, _planets, _effect) in CARDS.items() for _ in range(copies)]
     if tokens:
         out += [Card("planet", str(n), f"planet {n}") for n in range(1, PLANETS + 1)]
     return out
@@ -77,7 +79,9 @@ def cut_box(box: tuple[float, float, float, float], cut: float) -> list[tuple[fl
 
 
 def gate_face(name: str) -> Image.Image:
-    _, cost, planets, effect = CARDS[name]
+    _copies, cost, planets, effect = CARDS[name]
+    said = name not in SYMBOLIC
+    effect = _(effect) if said else effect
     two = planets == 2
     image = sheet.blank_card()
     draw = ImageDraw.Draw(image)
@@ -101,9 +105,11 @@ def gate_face(name: str) -> Image.Image:
         draw.rectangle(tile, fill=WHITE, outline=FRAME, width=mm(0.5))
     SYMBOLS[name](image, draw, (CENTRE_X, TILE_TOP + TILE // 2), TILE)
     width = box[2] - box[0] - mm(6)
-    text(image, (CENTRE_X, mm(47)), effect, sheet.fit_size(effect, mm(3.8), width), fill=INK)
-    hint = "play on two planets: first, second" if two else "play on one planet"
-    text(image, (CENTRE_X, mm(51.5)), hint, sheet.fit_size(hint, mm(2.8), width), fill=sheet.GREY)
+    text(image, (CENTRE_X, mm(47)), effect, sheet.fit_size(effect, mm(3.8), width, said=said),
+         fill=INK, said=said)
+    hint = _("play on two planets: first, second") if two else _("play on one planet")
+    text(image, (CENTRE_X, mm(51.5)), hint, sheet.fit_size(hint, mm(2.8), width, said=True),
+         fill=sheet.GREY, said=True)
     sheet.nfc_mark(image, NFC_CENTRE, sheet.GREY)
     return image
 
@@ -172,16 +178,18 @@ def m_symbol(image, draw, centre, size) -> None:
     draw.arc(ring, 180, 360, fill=INK, width=mm(0.7))  # behind the planet
     planet(image, draw, centre, r, PALE, split=True)
     draw.arc(ring, 0, 180, fill=INK, width=mm(0.7))  # in front
-    text(image, (cx, cy + size * 0.36), "0 or 1, for good", round(size * 0.085), fill=INK)
+    text(image, (cx, cy + size * 0.36), _("0 or 1, for good"), round(size * 0.085), fill=INK,
+         said=True)
 
 
 def _two_planets(image, draw, centre, size) -> tuple[Point, Point, float]:
     a, b = _pair(centre, size, 0.25)
     r = size * 0.15
     draw.line([a, b], fill=INK, width=mm(0.6))
-    for p, word in ((a, "first"), (b, "second")):
+    for p, word in ((a, pgettext("planet", "first")), (b, pgettext("planet", "second"))):
         planet(image, draw, p, r, PALE)
-        text(image, (p[0], p[1] + r + size * 0.1), word, round(size * 0.08), fill=sheet.GREY)
+        text(image, (p[0], p[1] + r + size * 0.1), word, round(size * 0.08), fill=sheet.GREY,
+             said=True)
     return a, b, r
 
 
@@ -225,8 +233,8 @@ def bm_symbol(image, draw, centre, size) -> None:
     draw.line(wave, fill=INK, width=mm(0.6), joint="curve")
     planet(image, draw, a, r, PALE, split=True)
     planet(image, draw, b, r, PALE, split=True)
-    text(image, (centre[0], centre[1] + size * 0.3), "code: secret", round(size * 0.085),
-         fill=INK)
+    text(image, (centre[0], centre[1] + size * 0.3), _("code: secret"), round(size * 0.085),
+         fill=INK, said=True)
 
 
 SYMBOLS = {"X": x_symbol, "H": h_symbol, "Z": z_symbol, "M": m_symbol, "CX0": cx0_symbol,

@@ -14,6 +14,7 @@ import math
 from PIL import Image, ImageDraw
 
 from ..games.qno import cards as deck
+from ..i18n import N_, _
 from . import sheet
 from .sheet import CARD_H, CARD_W, INK, SAFE, WHITE, Card, mm, text
 
@@ -39,8 +40,8 @@ CENTRE_X = CARD_W // 2
 NFC_CENTRE = (CENTRE_X, mm(65.5))
 PANEL = (mm(8), mm(16), CARD_W - mm(8), mm(51))
 
-GATE_HINT = {deck.H: "superpose, measure, guess", deck.X: "flip one qubit",
-             deck.CNOT: "control flips the other"}
+GATE_HINT = {deck.H: N_("superpose, measure, guess"), deck.X: N_("flip one qubit"),
+             deck.CNOT: N_("control flips the other")}
 
 
 def cards() -> list[Card]:
@@ -153,13 +154,16 @@ def gate_face(gate: str) -> Image.Image:
 
     image = sheet.with_corners(image, corner)
     draw = ImageDraw.Draw(image)
-    # GATE in the four state colours.
-    size, word = mm(8), "GATE"
-    x = CENTRE_X - sheet.text_width(word, size) / 2
-    for letter, state in zip(word, deck.STATES):
+    # GATE in the four state colours (round again in a longer word).
+    # Translators: the big word on QNO's gate cards, in capitals where the script has them.
+    word = _("GATE")
+    size = sheet.fit_size(word, mm(8), PANEL[2] - PANEL[0], said=True)
+    x = CENTRE_X - sheet.text_width(word, size, said=True) / 2
+    for i, letter in enumerate(word):
+        state = deck.STATES[i % len(deck.STATES)]
         text(image, (x, mm(17)), letter, size, fill=COLOURS[state], anchor="lm",
-             stroke=mm(0.3), stroke_fill=DARK[state])
-        x += sheet.text_width(letter, size)
+             stroke=mm(0.3), stroke_fill=DARK[state], said=True)
+        x += sheet.text_width(letter, size, said=True)
     # The circuit: two wires, q0 on top.
     panel = (PANEL[0], mm(22.5), PANEL[2], PANEL[3])
     draw.rounded_rectangle(panel, radius=mm(4), fill=WHITE, outline=sheet.GREY, width=mm(0.3))
@@ -182,9 +186,10 @@ def gate_face(gate: str) -> Image.Image:
         draw.line([(gx, q0_y), (gx, q1_y)], fill=INK, width=mm(0.6))
         draw.ellipse((gx - dot, q0_y - dot, gx + dot, q0_y + dot), fill=INK)
         sheet.oplus(draw, (gx, q1_y), mm(4.2), INK, mm(0.6))
-    hint = GATE_HINT[gate]
+    hint = _(GATE_HINT[gate])
     text(image, (CENTRE_X, panel[3] - mm(3.5)), hint,
-         sheet.fit_size(hint, mm(3.2), panel[2] - panel[0] - mm(6)), fill=sheet.GREY)
+         sheet.fit_size(hint, mm(3.2), panel[2] - panel[0] - mm(6), said=True), fill=sheet.GREY,
+         said=True)
     sheet.nfc_mark(image, NFC_CENTRE, sheet.GREY)
     return image
 

@@ -4,7 +4,11 @@ Everything is drawn at 300 dpi with Pillow primitives and Pillow's own font
 (``ImageFont.load_default(size=...)``, scalable since Pillow 10.1 when FreeType is
 present). Without a scalable font the tiny built-in bitmap font is drawn and scaled
 up, so output never depends on which fonts a system happens to have, and two runs
-give the same bytes.
+give the same bytes. Pillow's fonts hold ASCII only, so the words on a sheet in
+another language (``said=True``: they come from the catalogs) are drawn in the box's
+own bitmap font, scaled up, which has every letter of the box's languages; a card
+then never mixes two typefaces in its sentences. Kets, names and numbers keep
+Pillow's font in every language.
 
 Cards are poker size (63 x 88 mm), nine to a page in a 3 x 3 grid that is centred on
 the paper, so the margins are equal and at least :data:`MIN_MARGIN_MM` on A4 and US
@@ -33,6 +37,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from PIL import Image, ImageDraw, ImageFont
+
+from ..i18n import DEFAULT, language
+from ..views import font as box_font
 
 DPI = 300
 MM_PER_INCH = 25.4
@@ -175,30 +182,51 @@ def _scaled_mask(text: str, size: int) -> Image.Image:
     return mask.resize((mask.width * k, mask.height * k), Image.Resampling.NEAREST)
 
 
-def text_width(text: str, size: int) -> float:
+def _in_box_font(text: str, said: bool) -> bool:
+    """Whether ``text`` is drawn in the box's font: translated words (``said``) on a
+    sheet that is not in English, and anything beyond Pillow's ASCII."""
+    return not text.isascii() or (said and language() != DEFAULT)
+
+
+@functools.lru_cache(maxsize=256)
+def _box_font_mask(text: str, size: int) -> Image.Image:
+    """``text`` in the box's bitmap font as a mode "1" mask, its cap height about
+    that of Pillow's font at ``size`` (whole pixels scaled up, so it stays crisp)."""
+    k = max(1, round(size * 0.72 / box_font.GLYPH_H))
+    mask = Image.new("1", (max(1, box_font.text_width(text, k)), box_font.CELL_H * k), 0)
+    box_font.draw_text(mask, (0, 0), text, 1, k)
+    return mask
+
+
+def text_width(text: str, size: int, said: bool = False) -> float:
+    if _in_box_font(text, said):
+        return _box_font_mask(text, size).width
     face = font(size)
     if face is not None:
         return face.getlength(text)
     return _scaled_mask(text, size).width
 
 
-def fit_size(text: str, size: int, width: float, minimum: int = 12) -> int:
+def fit_size(text: str, size: int, width: float, minimum: int = 12, said: bool = False) -> int:
     """The largest size up to ``size`` at which ``text`` is at most ``width`` px wide."""
-    while size > minimum and text_width(text, size) > width:
+    while size > minimum and text_width(text, size, said) > width:
         size -= 1
     return size
 
 
 def text(image: Image.Image, xy: tuple[float, float], words: str, size: int,
          fill: tuple[int, int, int] = INK, anchor: str = "mm", stroke: int = 0,
-         stroke_fill: tuple[int, int, int] | None = None) -> None:
-    """Draw ``words`` with its ``anchor`` (Pillow's two-letter codes) at ``xy``."""
+         stroke_fill: tuple[int, int, int] | None = None, said: bool = False) -> None:
+    """Draw ``words`` with its ``anchor`` (Pillow's two-letter codes) at ``xy``;
+    ``said``: the words come from the catalogs (see the module's notes on fonts)."""
     face = font(size)
-    if face is not None:
+    box = _in_box_font(words, said)
+    if face is not None and not box:
         ImageDraw.Draw(image).text(xy, words, font=face, fill=fill, anchor=anchor,
                                    stroke_width=stroke, stroke_fill=stroke_fill)
         return
-    mask = _scaled_mask(words, size)  # fallback: scaled bitmap, anchored on its ink box
+    # Fallback: a scaled bitmap, anchored on its box.
+    mask = _box_font_mask(words, size) if box else _scaled_mask(words, size)
     w, h = mask.size
     h_anchor, v_anchor = anchor[0], anchor[1]
     x = xy[0] - {"l": 0, "m": w / 2, "r": w}.get(h_anchor, w / 2)

@@ -7,16 +7,21 @@ choosing an item with OK hands its action to whichever part of the session it na
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
+from .. import i18n
 from ..games.common import GAMES, Item, ui_for
+from ..i18n import _
 from ..inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class _Menu:
-    kind: str  # main | setup | actions | exchange | confirm_end | confirm_off
+    kind: str  # main | setup | actions | exchange | confirm_end | confirm_off | settings
     model: dict[str, Any]
 
 
@@ -29,9 +34,10 @@ class Menus:
             return self.menu.model if self.menu is not None else self._main_menu()
         if self.mode == "setup":
             step = self.ui.SETUP_STEPS[self.setup_step]
-            return {"title": step.title, "right": f"Setup {self.setup_step + 1}/"
-                    f"{self._setup_total()}", "text": [],
-                    "items": [Item(label, None) for label, _ in step.choices]}
+            return {"title": _(step.title),
+                    "right": _("Setup {index}/{total}").format(index=self.setup_step + 1,
+                                                              total=self._setup_total()),
+                    "text": [], "items": [Item(_(label), None) for label, _value in step.choices]}
         if self.menu is not None:
             return self.menu.model
         g = self.game
@@ -58,14 +64,33 @@ class Menus:
         items = []
         gid = self.resumable
         if gid is not None:
-            items.append(Item(f"Resume game #{gid}", {"resume": gid}))
+            items.append(Item(_("Resume game #{number}").format(number=gid), {"resume": gid}))
         for game in GAMES:
-            items.append(Item(f"New {ui_for(game).TITLE}", {"new": game}))
+            items.append(Item(_("New {game}").format(game=ui_for(game).TITLE), {"new": game}))
         if self.config.web_pin is not None:
-            items.append(Item("Web PIN", {"session": "web_pin"}))
-        items.append(Item("Switch the box off", {"session": "confirm_off"}))
-        text = ["Choose a game"] + ([f"A new game ends #{gid}"] if gid is not None else [])
+            items.append(Item(_("Web PIN"), {"session": "web_pin"}))
+        items.append(Item(_("Settings"), {"session": "settings"}))
+        items.append(Item(_("Switch the box off"), {"session": "confirm_off"}))
+        text = [_("Choose a game")] + (
+            [_("A new game ends #{number}").format(number=gid)] if gid is not None else [])
         return {"title": "Companion", "text": text, "items": items}
+
+    def _settings_menu(self) -> dict[str, Any]:
+        """Settings: for now the language, each listed in its own words."""
+        current = i18n.language()
+        items = [Item(("● " if code == current else "  ") + own, {"session": "language",
+                                                                   "code": code})
+                 for code, own in i18n.LANGUAGES.items()]
+        return {"title": _("Language"), "text": [], "items": items}
+
+    def _set_language(self, code: str) -> None:
+        i18n.set_language(code)
+        if self.config.save_language is not None:
+            try:
+                self.config.save_language(code)
+            except OSError as exc:  # the choice still holds until the box stops
+                log.error("language choice not saved: %s", exc)
+                self._error(_("Language set, but not saved (see the log)"))
 
     def _open(self, kind: str, model: dict[str, Any]) -> None:
         self.menu, self.cursor = _Menu(kind, model), 0
@@ -98,7 +123,7 @@ class Menus:
             else:
                 self._apply(result)
         elif button == BACK:
-            self._error("Hold BACK to undo")
+            self._error(_("Hold BACK to undo"))
 
     def _menu_button(self, menu: dict[str, Any], button: str) -> None:
         items = menu["items"]
@@ -112,14 +137,14 @@ class Menus:
             elif self.mode == "setup":
                 self._setup_back()
             elif self.mode == "game":
-                self._error("Hold BACK to undo")
+                self._error(_("Hold BACK to undo"))
             return
         if button in (RETRIEVE, EXCHANGE):
             if self.mode == "game" and self.menu is not None and self.menu.kind != "confirm_end":
                 self._close()
                 self._button(button)
             else:
-                self._error("Choose with UP/DOWN, OK")
+                self._error(_("Choose with UP/DOWN, OK"))
             return
         # OK: take the item under the cursor
         if not items:
@@ -130,17 +155,22 @@ class Menus:
         act = item.action
         if act and act.get("session") == "web_pin":
             self._close()
-            self.alert("Web PIN", self.config.web_pin(), "Type it on the page",  # type: ignore[misc]
-                       "within 2 minutes.")
+            self.alert(_("Web PIN"), self.config.web_pin(),  # type: ignore[misc]
+                       _("Type it on the page"), _("within 2 minutes."))
             self.overlay["private"] = True  # type: ignore[index]  # never sent to a page
             return
         if self.mode == "menu":
             what = act.get("session")
             if what == "confirm_off":
                 self._open("confirm_off", {
-                    "title": "Switch off?", "text": ["Games are saved"],
-                    "items": [Item("No, keep it on", {"session": "keep"}),
-                              Item("Yes, switch off", {"session": "power_off"})]})
+                    "title": _("Switch off?"), "text": [_("Games are saved")],
+                    "items": [Item(_("No, keep it on"), {"session": "keep"}),
+                              Item(_("Yes, switch off"), {"session": "power_off"})]})
+            elif what == "settings":
+                self._open("settings", self._settings_menu())
+            elif what == "language":
+                self._close()
+                self._set_language(act["code"])
             elif what in ("keep", "power_off"):
                 self._close()
                 # The session does no I/O: whoever runs it (the daemon, the
@@ -175,14 +205,15 @@ class Menus:
             self._leave()
         elif what == "confirm_end":
             self._open("confirm_end", {
-                "title": f"End game #{self.game_id}?", "text": ["It cannot be resumed"],
-                "items": [Item("No, keep playing", {"session": "keep"}),
-                          Item("Yes, end it", {"session": "end"})]})
+                "title": _("End game #{number}?").format(number=self.game_id),
+                "text": [_("It cannot be resumed")],
+                "items": [Item(_("No, keep playing"), {"session": "keep"}),
+                          Item(_("Yes, end it"), {"session": "end"})]})
         elif what == "end":
             self._abandon()
         elif what == "peek":
             if act["seat"] in self.config.private_screens:
-                self._error("That secret is on its own screen")
+                self._error(_("That secret is on its own screen"))
             else:
                 self.peek, self.peeking = act["seat"], False
         # "keep": closing the menu was all
@@ -190,10 +221,10 @@ class Menus:
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)
         # The pre-selected item must never harm: with no move to offer, it is "back".
-        first = [] if model["items"] else [Item("Back to the game", {"session": "keep"})]
+        first = [] if model["items"] else [Item(_("Back to the game"), {"session": "keep"})]
         model["items"] = first + model["items"] + [
-            Item("Undo last action", {"session": "undo"}),
-            Item("Main menu (keep)", {"session": "leave"}),
-            Item("End this game", {"session": "confirm_end"}),
-        ] + ([Item("Web PIN", {"session": "web_pin"})] if self.config.web_pin else [])
+            Item(_("Undo last action"), {"session": "undo"}),
+            Item(_("Main menu (keep)"), {"session": "leave"}),
+            Item(_("End this game"), {"session": "confirm_end"}),
+        ] + ([Item(_("Web PIN"), {"session": "web_pin"})] if self.config.web_pin else [])
         return model

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..i18n import _
 from ..views.font import wrap
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,7 @@ class Notices:
         """A page of a notice's details: every line of what happened, a press away."""
         pages = _detail_pages(notice)
         page = min(self.detail, len(pages))
-        return {"screen": "text", "title": "Details", "right": f"{page}/{len(pages)}",
+        return {"screen": "text", "title": _("Details"), "right": f"{page}/{len(pages)}",
                 "lines": pages[page - 1], "hint": "▲▼ OK"}
 
     def _show(self, notices: list[dict[str, Any]], entry: int, of: int | None = None) -> None:
@@ -75,7 +76,7 @@ class Notices:
     def _journal_error(self, what: str, exc: Exception) -> None:
         """The OLED gets the gist; the log (journald) gets the file and the cause."""
         log.error("%s: %s", what, exc)
-        self._error(f"{what}: the journal cannot be written (see the log)")
+        self._error(_("{what}: the journal cannot be written (see the log)").format(what=what))
 
 
 DETAIL_LINES = 5

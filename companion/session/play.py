@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 from ..games.common import ui_for
+from ..i18n import N_, _, ngettext
 from ..journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ class Play:
         self.mode, self.game, self.game_id, self.resumable = "menu", None, None, None
         self._shown = None
         log.error("game #%s cannot be resumed: %s: %s", game_id, type(exc).__name__, exc)
-        self._error(f"Game #{game_id} cannot be resumed (see the log)")
+        self._error(_("Game #{number} cannot be resumed (see the log)").format(number=game_id))
 
     def _resume(self, record: Any) -> None:
         inputs = Journal.effective_inputs(record.entries)
@@ -50,9 +51,11 @@ class Play:
         self.game, self.game_id, self.mode, self.resumable = g, record.id, "game", None
         self._close()
         self.page = 0
-        self._show([{"screen": "text", "title": f"Game #{record.id} resumed",
-                     "lines": [f"Turn {self.ui.turns(self.game)}",
-                               f"{len(inputs)} inputs replayed"], "hint": "OK"},
+        self._show([{"screen": "text",
+                     "title": _("Game #{number} resumed").format(number=record.id),
+                     "lines": [_("Turn {number}").format(number=self.ui.turns(self.game)),
+                               ngettext("{n} input replayed", "{n} inputs replayed",
+                                        len(inputs)).format(n=len(inputs))], "hint": "OK"},
                     *notices[read:]], entry=entry, of=len(notices))
 
     def _leave(self) -> None:
@@ -66,7 +69,7 @@ class Play:
         try:
             self.journal.abandon(self.game_id)
         except JournalError as exc:
-            self._journal_error("Not saved", exc)
+            self._journal_error(_("Not saved"), exc)
             return
         self._leave()
         self.resumable = None
@@ -89,7 +92,7 @@ class Play:
                                       status=self._status(), reason=self.ui.result_reason(g))
         except JournalError as exc:
             g.pop()
-            self._journal_error("Not saved, not done", exc)
+            self._journal_error(_("Not saved, not done"), exc)
             return False
         self.page = 0
         self._show(self.ui.notices(g, entries), entry=seq)
@@ -97,11 +100,11 @@ class Play:
 
     def _undo(self) -> None:
         if self.mode != "game":
-            self._error("Nothing to undo")
+            self._error(_("Nothing to undo"))
             return
         g = self.game
         if not g.inputs:
-            self._error("Nothing to undo")
+            self._error(_("Nothing to undo"))
             return
         refusal = self.ui.undo_block(g)
         if refusal is not None:
@@ -112,7 +115,7 @@ class Play:
             self.journal.record_undo(self.game_id, turns=self.ui.turns(g), status=self._status())
         except JournalError as exc:
             g.push(act)  # deterministic: the same outcome comes back
-            self._journal_error("Not saved, not undone", exc)
+            self._journal_error(_("Not saved, not undone"), exc)
             return
         self._shown = None
         self._close()
@@ -136,14 +139,22 @@ class Play:
         return status if status in ("won", "lost") else "playing"
 
 
+_DOES = {  # an input's verb, as the undo notice says it
+    "navigate": N_("navigate"), "exchange": N_("exchange"), "retrieve": N_("retrieve"),
+    "event": N_("event"), "pass": N_("pass"), "interconnect": N_("Qubit Interconnect"),
+}
+
+
 def _describe(act: dict[str, Any]) -> str:
     player = act.get("player")
     who = f"P{player}" if isinstance(player, int) else (player or "").capitalize()
     do = act["do"]
     if do == "choose":
         value = act.get("value")
-        return f"{who}'s choice ({value if isinstance(value, (str, int)) else 'option'})"
+        return _("{player}'s choice ({value})").format(
+            player=who, value=value if isinstance(value, (str, int)) else _("option"))
+    does = _(_DOES[do]) if do in _DOES else do
     if "card" in act:
         card = act["card"]
-        return f"{who}: {do} {card if card.isupper() else card.replace('_', ' ')}"
-    return f"{who}: {do}"
+        return f"{who}: {does} {card if card.isupper() else card.replace('_', ' ')}"
+    return f"{who}: {does}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import _
 from ..journal import JournalError
 
 
@@ -47,7 +48,7 @@ class SetupSteps:
                 self.resumable = None
             game_id = self.journal.new_game(self.ui.NAME, seed, options, {})
         except JournalError as exc:
-            self._journal_error("Not saved", exc)
+            self._journal_error(_("Not saved"), exc)
             return
         self.game, self.game_id, self.mode = g, game_id, "game"
         self._close()

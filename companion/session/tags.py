@@ -3,6 +3,8 @@ play, and handed to the game's ui module, whose answer the session carries out."
 
 from __future__ import annotations
 
+from ..games.common import GAMES, ui_for
+from ..i18n import _
 from ..inputs import Tag
 
 
@@ -12,19 +14,21 @@ class Tags:
     def _tag(self, event: Tag) -> None:
         card = self.registry.lookup(event.uid)
         if card is None:
-            self._error(f"Unknown tag {event.uid[:14]}")
+            self._error(_("Unknown tag {uid}").format(uid=event.uid[:14]))
             return
         if event.pad not in self.config.pads:
-            self._error(f"Tag on unknown pad {event.pad}")
+            self._error(_("Tag on unknown pad {pad}").format(pad=event.pad))
             return
         if self.mode != "game":
-            self._error("Start a game first")
+            self._error(_("Start a game first"))
             return
         if card.game != self.ui.NAME:
-            self._error(f"That is a {card.game} card")
+            self._error(_("That card is from {game}").format(game=ui_for(card.game).TITLE
+                                                          if card.game in GAMES else card.game))
             return
         if not self.ui.card_from_tag(card):  # e.g. a typo in a hand-edited registry
-            self._error(f"Registry card {card.name!r} is not in {self.ui.TITLE}")
+            self._error(_("Registry card {card} is not in {game}").format(
+                card=repr(card.name), game=self.ui.TITLE))
             return
         exchange = self.menu is not None and self.menu.kind == "exchange"
         if self.menu is not None and self.menu.kind != "exchange":

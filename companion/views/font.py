@@ -68,8 +68,9 @@ _paste = True
 @contextmanager
 def truncations(draw: bool = True) -> Iterator[list[str]]:
     """Collect every text that ``fit`` cuts, ``clip`` drops or ``draw_text`` draws
-    past an edge of its image while the block runs (screens must never cut text; the
-    tests render many games inside this). ``draw=False`` skips pasting glyphs, so a
+    past an edge of its image or with a character it has no glyph for, while the block
+    runs (screens must never cut text nor draw the unknown box; the tests render many
+    games in every language inside this). ``draw=False`` skips pasting glyphs, so a
     screen's layout is checked at a fraction of the cost of drawing it."""
     global _cuts, _paste
     outer = _cuts, _paste
@@ -155,7 +156,7 @@ def glyphs() -> Mapping[str, tuple[str, ...]]:
 
 
 def parse_wide(data: bytes) -> dict[str, bytes]:
-    """Parse the Japanese glyph file (format in ``tools/make_japanese_glyphs.py``):
+    """Parse the Japanese glyph file (format in ``docs/make_japanese_glyphs.py``):
     character -> 7 row bytes, bit 7 the leftmost of 7 columns. Strict like
     ``parse_glyphs``: a damaged file raises ``ValueError`` instead of drawing noise."""
     if data[:4] != _WIDE_MAGIC or len(data) < 6:
@@ -289,6 +290,13 @@ def _width(text: str) -> int:
     return sum(map(advance, text))
 
 
+def raised(text: str) -> bool:
+    """Whether a character of ``text`` (at scale 1) uses the row above its cell, as
+    the accents of Polish and Czech capitals and some lower-case letters do."""
+    masks = _masks()
+    return any(masks[c][1] < 0 for c in _nfc(text) if c in masks)
+
+
 def missing(text: str) -> list[str]:
     """The distinct characters of ``text`` that would draw as the unknown box, in
     order of first appearance (line breaks excepted: ``wrap`` consumes them)."""
@@ -329,6 +337,8 @@ def draw_text(
     if (xy[0] < 0 or end - scale > width or top < 0 or y + GLYPH_H * scale > height) \
             and text.strip():
         _report(text)  # some of it falls off the screen
+    elif _cuts is not None and missing(text):
+        _report(text)  # a box where a letter should be is as unreadable as a cut
     if not _paste or y >= height or y + GLYPH_H * scale <= 0:
         return end
     colour = 255 if fill else 0

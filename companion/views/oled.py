@@ -45,7 +45,10 @@ from typing import Any, Callable
 
 from PIL import Image, ImageDraw
 
-from .font import CELL_H, GLYPH_H, clip, draw_centered, draw_text, fit, text_width, wrap
+from ..i18n import _, ngettext
+from .font import (
+    CELL_H, GLYPH_H, clip, draw_centered, draw_text, fit, raised, text_width, wrap,
+)
 
 WIDTH, HEIGHT = 128, 64
 # The panel's RAM is 8 pages of 8 pixel rows, and a frame sends only the changed
@@ -68,18 +71,21 @@ def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = 
     """Inverted title bar, white with black text so the title reads as a heading: page
     0 exactly, the letters on its top row and its last row white under them (a white
     row above them would leave their feet in the black below). The bar is the same
-    on every screen, so a new title costs only the columns whose letters differ."""
+    on every screen, so a new title costs only the columns whose letters differ. A
+    text with an accent above its cell (Polish, Czech) sits a row lower, the accent
+    on the top row, so nothing is cut."""
     draw.rectangle((0, 0, WIDTH - 1, BAR_H - 1), fill=1)
     width = WIDTH - 2 - (text_width(right) + 2 if right else 0)
-    draw_text(image, (1, 0), fit(text, width), fill=0)
+    title = fit(text, width)
+    draw_text(image, (1, int(raised(title))), title, fill=0)
     if right:
-        draw_text(image, (WIDTH - text_width(right), 0), right, fill=0)
+        draw_text(image, (WIDTH - text_width(right), int(raised(right))), right, fill=0)
 
 
 def _turn_bar(image: Image.Image, draw: ImageDraw.ImageDraw, bar: dict[str, Any]) -> None:
     """Whose turn it is and its number: the resting screen's bar, kept by every screen
     of the turn."""
-    _bar(image, draw, str(bar["turn"]), f"turn {bar['number']}")
+    _bar(image, draw, str(bar["turn"]), _("turn {number}").format(number=bar["number"]))
 
 
 def _heading(image: Image.Image, draw: ImageDraw.ImageDraw, m: dict[str, Any], title: str,
@@ -167,17 +173,17 @@ def status(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
     _turn_bar(image, draw, m)
     det = m["detection"]
-    _line(image, 0, "Det")
+    _line(image, 0, _("Det"))
     _boxes(draw, 20, BODY_Y + 1, det["space"], 12)
     draw.rectangle((_BEAT_X, PAGE_H, WIDTH - 1, 4 * PAGE_H - 1), fill=1)  # pages 1-3
     box_w = WIDTH - _BEAT_X
-    draw_text(image, (_BEAT_X + (box_w - text_width("beat") + 1) // 2, BODY_Y), "beat",
-              fill=0)
+    beat = _("beat")
+    draw_text(image, (_BEAT_X + (box_w - text_width(beat) + 1) // 2, BODY_Y), beat, fill=0)
     value = str(det["value"])
     draw_text(image, (_BEAT_X + (box_w - text_width(value, 2) + 2) // 2, BODY_Y + LINE_H),
               value, fill=0, scale=2)
     draw_text(image, (0, BODY_Y + LINE_H), fit(m["ships"], _BEAT_X - 2))
-    _line(image, 2, "Eng")
+    _line(image, 2, _("Eng"))
     end = _boxes(draw, 20, BODY_Y + 2 * LINE_H + 1, m["engine_control"], 6)
     draw_text(image, (end + 3, BODY_Y + 2 * LINE_H), f"{m['engine_control']}/6")
     _line(image, 3, m["hand"])
@@ -212,12 +218,12 @@ def roll(m: dict[str, Any]) -> Image.Image:
     if centarious:
         _line(image, first + 1, "Centarious", x)
     elif m.get("need") is not None:
-        _line(image, first + 1, f"need {m['need']}+", x)
+        _line(image, first + 1, _("need {need}+").format(need=m["need"]), x)
     y = BODY_Y + (first + 3) * LINE_H  # "rolling", then the result: two pages
     if frame is not None:
         face = str(frame % 2) if centarious else str(_TUMBLE[frame % len(_TUMBLE)])
         _die(image, draw, face, top)
-        draw_text(image, (x, y), "rolling…")
+        draw_text(image, (x, y), _("rolling") + "…")
         return image
     _die(image, draw, str(m["value"]), top)
     if not centarious and m.get("modifier"):
@@ -225,7 +231,7 @@ def roll(m: dict[str, Any]) -> Image.Image:
     result = str(m.get("result") or "")
     if result:
         scale = 2 if text_width(result, 2) <= WIDTH - x else 1
-        if result == "DETECTED":
+        if m.get("alarm"):  # detected: the one result drawn inverted
             draw.rectangle((x - 2, y - 1, WIDTH - 1, y + GLYPH_H * scale), fill=1)
             draw_text(image, (x, y), result, fill=0, scale=scale)
         else:
@@ -237,7 +243,7 @@ def card(m: dict[str, Any]) -> Image.Image:
     """The card's name centred, a rule, its text and who has it. Under a turn's bar
     the title row takes the rule's page: the centred name still stands apart."""
     image, draw = _canvas()
-    top = _heading(image, draw, m, m["title"], "EVENT" if m["kind"] == "event" else "PART")
+    top = _heading(image, draw, m, m["title"], _("EVENT") if m["kind"] == "event" else _("PART"))
     names = clip(wrap(m["name"], WIDTH), 2)  # "Quantum Error Correction" takes two lines
     for row, line in enumerate(names, top):
         draw_centered(image, BODY_Y + row * LINE_H, line)
@@ -266,18 +272,18 @@ def _message(title: str, text: str, hint: str) -> Image.Image:
 
 
 def error(m: dict[str, Any]) -> Image.Image:
-    return _message("! Not possible", m["text"], "OK")
+    return _message(_("! Not possible"), m["text"], "OK")
 
 
 def undo(m: dict[str, Any]) -> Image.Image:
-    return _message("Undone", m["text"], "OK")
+    return _message(_("Undone"), m["text"], "OK")
 
 
 def _pages_hint(image: Image.Image, m: dict[str, Any]) -> None:
     """OK at the bottom right; "▼ more" at the left while story pages follow."""
     draw_text(image, (WIDTH - 2 - text_width("OK"), HEIGHT - CELL_H - 1), "OK")
     if m.get("pages", 1) > 1 and not m.get("page"):
-        draw_text(image, (2, HEIGHT - CELL_H - 1), "▼ story")
+        draw_text(image, (2, HEIGHT - CELL_H - 1), _("▼ story"))
 
 
 def _story_page(m: dict[str, Any]) -> Image.Image:
@@ -298,10 +304,12 @@ def end(m: dict[str, Any]) -> Image.Image:
     won = m["result"] == "won"
     if won:
         draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
-    draw_centered(image, 4, "WON!" if won else "LOST", scale=3)
+    draw_centered(image, 4, _("WON!") if won else _("LOST"), scale=3)
     for row, line in enumerate(clip(wrap(m["reason"], WIDTH - 4), 2)):
         draw_centered(image, 28 + row * CELL_H, line)
-    summary = f"{m['turns']} turns, " + (m["time"] if m.get("time") else f"{m['parts']}/8 parts")
+    turns = ngettext("{n} turn", "{n} turns", m["turns"]).format(n=m["turns"])
+    summary = f"{turns}, " + (m["time"] if m.get("time") else
+                              _("{parts}/8 parts").format(parts=m["parts"]))
     draw_centered(image, 46, fit(summary, WIDTH - 4))
     _pages_hint(image, m)
     return image
@@ -314,7 +322,7 @@ def qno(m: dict[str, Any]) -> Image.Image:
     draw_text(image, (2, BODY_Y), f"|{m['state']}>", scale=2)  # pages 1-2
     arrow = "→" if m["direction"] > 0 else "←"
     draw_text(image, (66, BODY_Y), fit(m["value"], WIDTH - 66))
-    draw_text(image, (66, BODY_Y + LINE_H), f"play {arrow}")
+    draw_text(image, (66, BODY_Y + LINE_H), _("play {arrow}").format(arrow=arrow))
     y = BODY_Y + 3 * LINE_H
     x = 0
     for i, count in enumerate(m["counts"], 1):
@@ -326,7 +334,8 @@ def qno(m: dict[str, Any]) -> Image.Image:
             draw.rectangle((x, y - 1, x + w - 2, y + CELL_H - 1), fill=1)
         draw_text(image, (x + 1, y), cell, fill=0 if i == m["current"] else 1)
         x += w + 1
-    draw_text(image, (0, HINT_Y), f"Pile {m['pile']}  Discards {m['discards']}")
+    draw_text(image, (0, HINT_Y), _("Pile {pile}  Discards {discards}").format(
+        pile=m["pile"], discards=m["discards"]))
     return image
 
 
@@ -343,7 +352,7 @@ def circuit(m: dict[str, Any]) -> Image.Image:
     """The last columns of the game's circuit on two wires; M boxes show results."""
     image, draw = _canvas()
     right = f"{m['first']}-{m['last']}/{m['total']}" if m["total"] else "empty"
-    _bar(image, draw, "Circuit", right)
+    _bar(image, draw, _("Circuit"), right)
     for wire, y in enumerate(_WIRES):
         draw_text(image, (0, y - 3), f"q{wire}")
         draw.line((_COL_X0 - 2, y, WIDTH - 1, y), fill=1)
@@ -365,7 +374,7 @@ def circuit(m: dict[str, Any]) -> Image.Image:
             elif cell:
                 _gate_box(image, draw, x, y, cell)
     if not m["columns"]:
-        draw_centered(image, BODY_Y + 22, "no gates yet")
+        draw_centered(image, BODY_Y + 22, _("no gates yet"))
     _hint(image, "UP/DOWN")
     return image
 
@@ -375,11 +384,14 @@ def qno_end(m: dict[str, Any]) -> Image.Image:
         return _story_page(m)
     image, draw = _canvas()
     draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
-    draw_centered(image, 4, " ".join(m["winners"]) + " WINS" if len(m["winners"]) == 1
-                  else "SHARED WIN", scale=2)
+    draw_centered(image, 4, _("{winner} WINS").format(winner=m["winners"][0])
+                  if len(m["winners"]) == 1 else _("SHARED WIN"), scale=2)
     for row, line in enumerate(clip(wrap(m["reason"], WIDTH - 4), 2)):
         draw_centered(image, 24 + row * CELL_H, line)
-    draw_centered(image, 44, fit(f"{m['turns']} turns, ends |{m['state']}>", WIDTH - 4))
+    turns = ngettext("{n} turn", "{n} turns", m["turns"]).format(n=m["turns"])
+    draw_centered(image, 44, fit(_("{turns}, ends |{state}>").format(turns=turns,
+                                                                      state=m["state"]),
+                                 WIDTH - 4))
     _pages_hint(image, m)
     return image
 
@@ -422,14 +434,14 @@ def qlanet(m: dict[str, Any]) -> Image.Image:
     planets per camp and the last move right."""
     image, draw = _canvas()
     turn = m["turn"]
-    _bar(image, draw, f"Camp {turn} to play" if turn is not None else "QLANET",
-         f"mv {m['number']}")
+    _bar(image, draw, _("Camp {camp} to play").format(camp=turn) if turn is not None else "QLANET",
+         _("mv {number}").format(number=m["number"]))
     _planet_grid(image, draw, m["planets"])
     for camp in (0, 1):
-        _panel(image, draw, camp, f"C{camp} cost {m['costs'][camp]}", inverted=camp == turn)
-    _panel(image, draw, 2, f"fixed {m['fixed'][0]}:{m['fixed'][1]}")
+        _panel(image, draw, camp, _("C{camp} cost {cost}").format(camp=camp, cost=m["costs"][camp]), inverted=camp == turn)
+    _panel(image, draw, 2, _("fixed {zero}:{one}").format(zero=m["fixed"][0], one=m["fixed"][1]))
     if m.get("last"):
-        _panel(image, draw, 4, "last:")
+        _panel(image, draw, 4, _("last:"))
         _panel(image, draw, 5, m["last"])
     return image
 
@@ -439,16 +451,17 @@ def qlanet_end(m: dict[str, Any]) -> Image.Image:
     if m.get("page"):
         return _story_page(m)
     image, draw = _canvas()
-    _bar(image, draw, "Game over: the truth")
+    _bar(image, draw, _("Game over: the truth"))
     _planet_grid(image, draw, m["planets"])
     winners = m["winners"]
-    _panel(image, draw, 0, f"C{winners[0]} WINS" if len(winners) == 1 else "SHARED WIN",
+    _panel(image, draw, 0, _("C{camp} WINS").format(camp=winners[0]) if len(winners) == 1
+           else _("SHARED WIN"),
            inverted=True)
     for row, line in enumerate(clip(wrap(m["reason"], WIDTH - _PANEL_X), 2), 1):
         _panel(image, draw, row, line)
     for camp in (0, 1):
-        _panel(image, draw, 3 + camp, f"C{camp} cost {m['costs'][camp]}")
-    hint = "▼ story OK" if m.get("pages", 1) > 1 else "OK"
+        _panel(image, draw, 3 + camp, _("C{camp} cost {cost}").format(camp=camp, cost=m["costs"][camp]))
+    hint = _("▼ story OK") if m.get("pages", 1) > 1 else "OK"
     draw_text(image, (WIDTH - text_width(hint), HINT_Y), hint)
     return image
 
@@ -475,16 +488,17 @@ def qlanet_secret(m: dict[str, Any]) -> Image.Image:
     """One camp's own view and the codes of the pairs and groups it knows (its
     secret): beside the grid while they fit there, else on the whole screen."""
     image, draw = _canvas()
-    _bar(image, draw, f"Camp {m['camp']} secret", f"#{m['input']}")
+    _bar(image, draw, _("Camp {camp} secret").format(camp=m["camp"]), f"#{m['input']}")
     secrets = m["pairs"]
     panel: list[tuple[str, bool]] = []
     for secret in secrets:
         panel.append((_secret_head(secret), True))
         panel += [(line, False) for line in _ket_lines(secret["code"], WIDTH - _PANEL_X)]
-    if len(panel) <= BODY_LINES and all(text_width(t) <= WIDTH - _PANEL_X for t, _ in panel):
+    if len(panel) <= BODY_LINES and all(text_width(t) <= WIDTH - _PANEL_X for t, _head in panel):
         _planet_grid(image, draw, m["planets"])
-        if not secrets:
-            _panel(image, draw, 0, "no secret")
+        if not secrets:  # two short lines where a language needs more than 11 columns
+            for row, line in enumerate(clip(wrap(_("no secret"), WIDTH - _PANEL_X), 2)):
+                _panel(image, draw, row, line)
         for row, (text, head) in enumerate(panel):
             _panel(image, draw, row, text, inverted=head)
         return image

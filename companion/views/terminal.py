@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import operator
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from PIL import Image
@@ -37,6 +38,7 @@ from companion.games.entanglion.board import (
 )
 from companion.games.entanglion.cards import TRACK
 
+from ..i18n import _
 from . import leds
 
 RGB = tuple[int, int, int]
@@ -46,6 +48,22 @@ _CELLS = (" ", "▄", "▀", "█")
 # bytes.translate tables: any non-zero grey level counts as lit.
 _TOP_BIT = bytes([0] + [2] * 255)
 _BOTTOM_BIT = bytes([0] + [1] * 255)
+
+
+def width(text: str) -> int:
+    """Terminal columns ``text`` takes: two for a wide (East Asian) character."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def columns(text: str, count: int) -> str:
+    """``text`` cut or padded to exactly ``count`` terminal columns (a translated label
+    in a layout of fixed widths)."""
+    out = ""
+    for c in text:
+        if width(out + c) > count:
+            break
+        out += c
+    return out + " " * (count - width(out))
 
 
 def halfblocks(image: Image.Image, border: bool = False) -> list[str]:
@@ -155,7 +173,7 @@ _PLANET_AT: dict[str, tuple[int, int]] = {
 }
 _TITLES = ((0, 0, "Centarious"), (3, 0, "Superious"), (0, 24, "Entanglion"))
 _MAP_ROWS = 8
-_TRACK_LABEL = "Detection "
+_TRACK_LABEL = 10  # columns before the track's values
 MAP_WIDTH = 41  # the widest visible line board_map produces (the tests hold it to this)
 
 
@@ -211,16 +229,18 @@ def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
     turn = tuple(frame[leds.TURN_INDEX]) if len(frame) > leds.TURN_INDEX else leds.OFF
     values = [str(value) for value in TRACK]
     lines.append("")
+    label = columns(_("Detection"), _TRACK_LABEL - 1) + " "
+    turn_label = "  " + columns(_("turn"), 4) + " "
     if colour:
         cells = [
             _fg(display_colour(rgb) if any(rgb) else OFF_GREY, value)
             for rgb, value in zip(track, values)
         ]
-        lines.append(_TRACK_LABEL + " ".join(cells) + "  turn " + _planet_glyph(turn, True))
+        lines.append(label + " ".join(cells) + turn_label + _planet_glyph(turn, True))
     else:
-        lines.append(_TRACK_LABEL + " ".join(values) + "  turn " + letter(turn))
+        lines.append(label + " ".join(values) + turn_label + letter(turn))
         marks = ["#" if any(rgb) else "." for rgb in track]
-        lines.append(" " * len(_TRACK_LABEL) + " ".join(marks))
+        lines.append(" " * _TRACK_LABEL + " ".join(marks))
     return lines
 
 
@@ -286,8 +306,10 @@ def board_compact(frame: Sequence[RGB], colour: bool = True) -> list[str]:
             return "#" if any(rgb) else "."
         return _fg(display_colour(rgb), "●") if any(rgb) else _fg(OFF_GREY, "○")
 
-    canvas.put(7, 0, "Det " + "x" * 6, "Det " + "".join(map(cell, track[:6])))
+    det = columns(_("Det"), 3) + " "
+    canvas.put(7, 0, det + "x" * 6, det + "".join(map(cell, track[:6])))
     canvas.put(8, 0, "    " + "x" * 6, "    " + "".join(map(cell, track[6:])))
     turn = tuple(frame[leds.TURN_INDEX]) if len(frame) > leds.TURN_INDEX else leds.OFF
-    canvas.put(9, 0, "Turn x", "Turn " + _planet_glyph(turn, colour))
+    label = columns(_("Turn"), 4) + " "
+    canvas.put(9, 0, label + "x", label + _planet_glyph(turn, colour))
     return canvas.lines()

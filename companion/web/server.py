@@ -36,6 +36,7 @@ import tornado.iostream
 import tornado.netutil
 import tornado.web
 
+from .. import i18n
 from ..inputs import BUTTONS, Hold, Press, Release, Tag
 from . import svg
 from .publish import Publisher
@@ -204,6 +205,28 @@ class _Config(_Base):
             "may_play": s.may_play(self), "buttons": list(BUTTONS), "pads": list(s.pads),
             "cards": s.cards if s.box_mode else [],
         }))
+
+
+def page_catalog(code: str) -> bytes:
+    """``/catalog.json``: the words of the page (and the game's names it shows) in the
+    language ``code``, compiled beside the box's catalogs; English needs none."""
+    messages: dict[str, str] = {}
+    if code != i18n.DEFAULT:
+        path = resources.files("companion") / "locale" / code / "web.json"
+        if path.is_file():
+            messages = json.loads(path.read_text(encoding="utf-8"))
+    return json.dumps({"language": code, "messages": messages}, ensure_ascii=False).encode()
+
+
+class _Catalog(_Base):
+    def get(self) -> None:
+        snap = json.loads(self.server.feed.latest()[1] or b"{}")
+        code = snap.get("language") or i18n.language()
+        if code not in i18n.LANGUAGES:
+            code = i18n.DEFAULT
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(page_catalog(code))
 
 
 class _Snapshot(_Base):
@@ -400,6 +423,7 @@ class WebServer:
             (r"/", _Asset, kw),
             (r"/(app\.js|style\.css)", _Asset, kw),
             (r"/config", _Config, kw),
+            (r"/catalog\.json", _Catalog, kw),
             (r"/snapshot", _Snapshot, kw),
             (r"/events", _Events, kw),
             (r"/qno\.qasm", _Qasm, kw),

@@ -26,6 +26,7 @@ from typing import Any
 
 from PIL import Image
 
+from .. import i18n
 from . import stats
 
 LOG_LINES = 40  # the page's log: the latest lines only, so a snapshot stays small
@@ -47,6 +48,7 @@ def build(session: Any, image: Image.Image | None = None) -> dict[str, Any]:
     hidden = peeking or bool(screen.get("private"))  # a secret or the pairing PIN on show
     out: dict[str, Any] = {
         "mode": session.mode,
+        "language": i18n.language(),  # the page follows the box's language
         "game": None,
         "game_id": session.game_id,
         "screen": None if hidden else screen,

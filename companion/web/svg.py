@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from ..games.entanglion import board
+from ..i18n import _
 from ..games.entanglion.cards import TRACK
 
 BLUE, RED, GREY, INK = "#3b82f6", "#ef4444", "#9ca3af", "#e5e7eb"
@@ -71,7 +72,7 @@ def entanglion_board(snap: Mapping[str, Any]) -> str:
     ships = snap.get("ships") or {}
     parts = (snap.get("components") or {}).get("planets") or {}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT + 70}" '
-           f'role="img" aria-label="The Entanglion board" class="board">']
+           f'role="img" aria-label="{escape(_("The Entanglion board"))}" class="board">']
     out.append(_t(AT[board.ZERO][0], 70, "Centarious", "galaxy", 13))
     out.append(_t(AT[board.PLUS][0], 70, "Superious", "galaxy", 13))
     out.append(_t(_RING_CENTRE[0], 22, "Entanglion", "galaxy", 14))
@@ -215,14 +216,14 @@ GAME_COLOURS = {"entanglion": BLUE, "qno": "#22c55e", "qlanet": "#f59e0b"}
 
 def end_plots(end: Mapping[str, Any]) -> list[str]:
     """The end-of-game plots: detection space over turns, rolls against targets."""
-    out = [line_plot([("detection space", "#f59e0b", end["detection_over_turns"])],
-                     "Detection space over turns", "turn", "space")]
+    out = [line_plot([(_("detection space"), "#f59e0b", end["detection_over_turns"])],
+                     _("Detection space over turns"), _("turn"), _("space"))]
     rolls = end["rolls"]["each"]
     if rolls:
         out.append(line_plot(
-            [("roll", BLUE, [(i, r["roll"]) for i, r in enumerate(rolls, 1)]),
-             ("to beat", RED, [(i, r["target"]) for i, r in enumerate(rolls, 1)])],
-            "Defence rolls against their targets", "roll", "value"))
+            [(_("roll"), BLUE, [(i, r["roll"]) for i, r in enumerate(rolls, 1)]),
+             (_("to beat"), RED, [(i, r["target"]) for i, r in enumerate(rolls, 1)])],
+            _("Defence rolls against their targets"), _("roll"), _("value")))
     return out
 
 
@@ -236,7 +237,7 @@ def history_plots(history: Mapping[str, Any], options_shown: int = 6) -> list[st
         by_game.setdefault(g["game"], []).append((i, g["turns"]))
     out = [line_plot([(name, GAME_COLOURS.get(name, GREY), pts)
                       for name, pts in sorted(by_game.items())],
-                     "Turns per game", "game (oldest first)", "turns")]
+                     _("Turns per game"), _("game (oldest first)"), _("turns"))]
     rates = history.get("win_rate") or {}
     groups = (["difficulty"] if "difficulty" in rates else []) + \
         [k for k in sorted(rates) if k != "difficulty"][:options_shown]
@@ -244,6 +245,7 @@ def history_plots(history: Mapping[str, Any], options_shown: int = 6) -> list[st
         cells = rates[group]
         out.append(bar_plot([(f"{k} ({c['played']})", c["rate"] * 100)
                              for k, c in cells.items()],
-                            f"Entanglion win rate by {group.replace('_', ' ')}",
-                            "% won", y_max=100))
+                            _("Entanglion win rate by {group}").format(
+                                group=group.replace('_', ' ')),
+                            _("% won"), y_max=100))
     return out

@@ -7,7 +7,7 @@ import pytest
 from companion.hardware.buzzer import GpioBuzzer, RecordingBuzzer, cue
 
 ROLL = {"screen": "roll", "player": "Mercurial", "die": "entanglion", "purpose": "defence",
-        "value": 7, "result": "DETECTED"}
+        "value": 7, "result": "DETECTED", "alarm": True}
 
 
 def test_refused_input_blips():
@@ -21,7 +21,7 @@ def test_detection_beeps_once_when_the_die_lands():
     assert cue(tumbling, landed) == "detected"
     assert cue(landed, dict(landed)) is None  # a re-render is not a new roll
     assert cue({"screen": "text"}, landed) == "detected"  # straight to the result (OK skip)
-    assert cue(tumbling, {**landed, "result": "evaded"}) is None
+    assert cue(tumbling, {**landed, "result": "evaded", "alarm": False}) is None
 
 
 @pytest.mark.parametrize("result", ["won", "lost"])

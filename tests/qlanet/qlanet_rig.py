@@ -11,7 +11,7 @@ from companion.games.qlanet import ui
 from companion.hardware.buzzer import RecordingBuzzer
 from companion.hardware.display import dummy_display
 from companion.hardware.leds import RecordingLeds
-from companion.inputs import DOWN, OK, UP, Press, Tag
+from companion.inputs import DOWN, OK, Press, Tag
 from companion.journal import Journal
 from companion.registry import Registry, default_sim_path
 from companion.session import Session, SessionConfig
@@ -56,7 +56,7 @@ class Rig:
         self.send(Tag(pad, uid(name)))
 
     def start(self) -> None:
-        self.press(UP, UP, OK)  # up wraps to "Switch the box off"; QLANET is above it
+        self.press(DOWN, DOWN, OK)  # the third game, after Entanglion and QNO
         assert self.session.ui.NAME == "qlanet"
         self.press(OK, OK)  # hidden centre, 4 cards each
         assert self.session.mode == "game"

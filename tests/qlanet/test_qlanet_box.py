@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_a_new_game_shows_the_public_board_on_the_oled_and_the_leds(tmp_path):
     rig = Rig(tmp_path, seed=3)
-    rig.press(UP, UP, OK, OK, OK)
+    rig.press(DOWN, DOWN, OK, OK, OK)
     first = rig.screen
     assert first["title"] == "Start" and first["right"] == "Setup 3/3" and first["lines"][:3] == [
         "C0 takes X SW Z Z", "C1 takes CX0 BM CX0 M", "Camp 1 starts"]
@@ -99,7 +99,7 @@ def test_refusals_say_why_from_public_facts_only(tmp_path, monkeypatch):
     assert rig.screen == {"screen": "error", "text": "Camp 0 has no M (hand: X H CX0 BM)"}
     rig.press(OK)
     rig.send(Tag(1, REG.find("CNOT", "entanglion")[0][0]))
-    assert rig.screen == {"screen": "error", "text": "That is a entanglion card"}
+    assert rig.screen == {"screen": "error", "text": "That card is from Entanglion"}
     rig.press(OK)
     rig.tap("H")
     assert "Planet 1  F0" not in rig.screen["items"]  # fixed planets are never offered

@@ -61,7 +61,8 @@ class Rig:
 
 def test_new_qno_game_from_the_menu_asks_for_the_deal(tmp_path):
     rig = Rig(tmp_path)
-    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET", "Switch the box off"]
+    assert rig.screen["items"] == ["New Entanglion", "New QNO", "New QLANET", "Settings",
+                                   "Switch the box off"]
     rig.start(players=3)
     assert rig.session.game.players == 3
     assert rig.screen["title"] == "Deal P1" and rig.screen["text"][0] == "P1: 5 more cards"

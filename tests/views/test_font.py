@@ -368,6 +368,17 @@ def test_a_mark_above_the_top_edge_is_a_cut():
     assert cuts == ["ŽÁR"]
 
 
+def test_a_character_without_a_glyph_is_reported_inside_truncations():
+    """The unknown box reads no better than a cut: a text that would draw it is
+    reported, even when it fits, in measuring mode too."""
+    image = Image.new("1", (128, 64))
+    with font.truncations(draw=False) as cuts:
+        font.draw_text(image, (0, 10), "Žluť 設定")
+        assert cuts == []
+        font.draw_text(image, (0, 10), "5 €")
+    assert cuts == ["5 €"]
+
+
 def test_truncations_without_drawing_only_measure():
     image = Image.new("1", (128, 64))
     with font.truncations(draw=False) as cuts:

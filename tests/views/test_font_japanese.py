@@ -73,7 +73,7 @@ def test_the_converter_reproduces_the_committed_file():
     converter must rebuild it byte for byte (CI has no font package: it skips)."""
     root = Path(__file__).resolve().parents[2]
     spec = importlib.util.spec_from_file_location(
-        "make_japanese_glyphs", root / "tools" / "make_japanese_glyphs.py")
+        "make_japanese_glyphs", root / "docs" / "make_japanese_glyphs.py")
     converter = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(converter)
     if not Path(converter.DEFAULT_FONT).exists():

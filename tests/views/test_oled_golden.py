@@ -25,6 +25,7 @@ STATUS = {
 ROLL = {
     "screen": "roll", "player": "Rubicon", "die": "d8", "purpose": "Orbital defence",
     "value": 1, "modifier": 0, "modified": 1, "beat": 2, "need": 3, "result": "DETECTED",
+    "alarm": True,
     "frame": None,
 }
 END = {"screen": "end", "result": "won", "reason": "all eight components are aboard",
@@ -75,7 +76,7 @@ SCREENS = {
                             "Exchange CNOT", "Undo last action"], "cursor": 7},
     "turn-roll-frame": {**ROLL, "bar": {"turn": "Rubicon", "number": 15}, "frame": 2},
     "turn-roll": {**ROLL, "bar": {"turn": "Rubicon", "number": 15}, "value": 4, "modifier": 1,
-                  "modified": 5, "need": 2, "result": "evaded"},
+                  "modified": 5, "need": 2, "result": "evaded", "alarm": False},
     "turn-card": {"screen": "card", "kind": "event", "title": "Rubicon draws",
                   "bar": {"turn": "Mercurial", "number": 9}, "name": "Heisenberg",
                   "text": "Roll d8, both ships jump around the ring; no defences "
@@ -91,7 +92,7 @@ SCREENS = {
     "roll-frame": {**ROLL, "frame": 3},
     "roll-detected": ROLL,
     "roll-evaded-modifier": {**ROLL, "value": 4, "modifier": 1, "modified": 5, "need": 2,
-                             "result": "evaded"},
+                             "result": "evaded", "alarm": False},
     "roll-centarious": {"screen": "roll", "player": "Mercurial", "die": "centarious",
                         "purpose": "Evasive jump", "value": 1, "modifier": 0, "modified": 1,
                         "beat": None, "need": None, "result": "|1>", "frame": None},

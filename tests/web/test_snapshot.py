@@ -11,7 +11,7 @@ from companion.games.qlanet.knowledge import view
 from companion.web import snapshot, svg
 from web_rig import make_sim, play
 
-QLANET_KEYS = {"mode", "game", "game_id", "screen", "oled", "peeking", "menu", "odds", "story",
+QLANET_KEYS = {"mode", "language", "game", "game_id", "screen", "oled", "peeking", "menu", "odds", "story",
                "status", "winners", "turn", "costs", "hand_sizes", "deck_size", "planets",
                "log", "reveal"}
 

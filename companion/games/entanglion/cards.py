@@ -5,6 +5,7 @@ Short texts are our own summaries for the OLED and the log, not the printed word
 
 from __future__ import annotations
 
+from ...i18n import N_
 from .board import CNOT, H, PROBE, SWAP, X
 
 # Engine stack: 24 cards. PROBE goes under the other 23 at setup.
@@ -40,15 +41,15 @@ KEPT_EVENTS = frozenset({BENNETT, HEISENBERG, QUANTUM_TUNNEL, THE_MECHANIC})
 ACTION_EVENTS = frozenset({BENNETT, HEISENBERG, THE_MECHANIC})
 
 EVENT_TEXT = {
-    BENNETT: "Move one component between the ships (Event action).",
-    BIT_FLIP_ERROR: "Detection token to the first 4.",
-    HEISENBERG: "Roll d8, both ships jump around the ring; no defences (Event action).",
-    QUANTUM_SHUFFLE: "Rebuild the event deck, then draw again.",
-    QUANTUM_TUNNEL: "Skip one orbital or ground defence roll (free).",
-    SCHRODINGER: "Detection +1.",
-    SPOOKY_ACTION: "One of your components teleports to a free planet.",
-    THE_MECHANIC: "Draw 3 engine cards, play up to 2, no orbital defences (Event action).",
-    WAVE_FUNCTION_COLLAPSE: "Detection -2.",
+    BENNETT: N_("Move one component between the ships (Event action)."),
+    BIT_FLIP_ERROR: N_("Detection token to the first 4."),
+    HEISENBERG: N_("Roll d8, both ships jump around the ring; no defences (Event action)."),
+    QUANTUM_SHUFFLE: N_("Rebuild the event deck, then draw again."),
+    QUANTUM_TUNNEL: N_("Skip one orbital or ground defence roll (free)."),
+    SCHRODINGER: N_("Detection +1."),
+    SPOOKY_ACTION: N_("One of your components teleports to a free planet."),
+    THE_MECHANIC: N_("Draw 3 engine cards, play up to 2, no orbital defences (Event action)."),
+    WAVE_FUNCTION_COLLAPSE: N_("Detection -2."),
 }
 
 PHYSICAL_QUBITS = "physical_qubits"
@@ -73,14 +74,14 @@ COMPONENTS = (
 HINDRANCES = frozenset({DILUTION_REFRIGERATOR, CONTROL_INFRASTRUCTURE})
 
 COMPONENT_TEXT = {
-    PHYSICAL_QUBITS: "When detected in orbit, choose each ship's Centarious planet.",
-    QUBIT_INTERCONNECT: "Start of turn, ships together: trade one engine card (free).",
-    DILUTION_REFRIGERATOR: "Hindrance: hand limit 2; discard one on retrieval.",
-    QUANTUM_GATES: "Exchange: draw 2, keep 1.",
-    QUANTUM_PROGRAMMING: "No orbital defences on planets without a component.",
-    QUANTUM_ERROR_CORRECTION: "+1 to defence rolls.",
-    CONTROL_INFRASTRUCTURE: "Hindrance: -1 to defence rolls.",
-    MAGNETIC_SHIELDING: "May re-roll the Entanglion die once.",
+    PHYSICAL_QUBITS: N_("When detected in orbit, choose each ship's Centarious planet."),
+    QUBIT_INTERCONNECT: N_("Start of turn, ships together: trade one engine card (free)."),
+    DILUTION_REFRIGERATOR: N_("Hindrance: hand limit 2; discard one on retrieval."),
+    QUANTUM_GATES: N_("Exchange: draw 2, keep 1."),
+    QUANTUM_PROGRAMMING: N_("No orbital defences on planets without a component."),
+    QUANTUM_ERROR_CORRECTION: N_("+1 to defence rolls."),
+    CONTROL_INFRASTRUCTURE: N_("Hindrance: -1 to defence rolls."),
+    MAGNETIC_SHIELDING: N_("May re-roll the Entanglion die once."),
 }
 
 # Detection-rate track, spaces 1..12; the last space is X (the game is lost).

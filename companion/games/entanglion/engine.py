@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ...chance import below, seed_state, shuffle
+from ...i18n import N_  # marks the end reasons for the catalogs; the engine never translates
 from . import board
 from .board import (
     GALAXY, MERCURIAL, OTHER, PROBE, RING, RUBICON, SHIPS, ZERO, ONE, Position, other,
@@ -788,7 +789,7 @@ class Entanglion(SnapshotEngine):
             self._log("detection", space=s.detection, value=track_value(s.detection),
                       reason=reason)
         if s.detection >= LAST_SPACE:
-            self._end("lost", "the detection rate reached X")
+            self._end("lost", N_("the detection rate reached X"))
 
     def _set_detection(self, space: int, reason: str) -> None:
         s = self.state
@@ -862,7 +863,7 @@ class Entanglion(SnapshotEngine):
         s.retrieved_from = s.retrieved_from + [planet]
         self._log("retrieved", player=player, component=comp, planet=planet)
         if sum(len(c) for c in s.ship_components.values()) == len(COMPONENTS):
-            self._end("won", "all eight components are aboard")
+            self._end("won", N_("all eight components are aboard"))
         if comp == DILUTION_REFRIGERATOR:  # "immediately discard one engine card"
             for ship in (player, other(player)):  # the other only matters with team scope
                 self._enforce_limit(ship, "dilution refrigerator")

@@ -1,114 +1,158 @@
-"""Plain-English narration of the engine's log: what happened, and why.
+"""Plain narration of the engine's log: what happened, and why.
 
-One short sentence per log entry, for ``companion scenario --text``, bug reports and,
-later, the messages on the box's screen. Pure functions of the log entries.
+One short sentence per log entry, for ``companion scenario --text``, bug reports and
+the details pages of the box's notices (in the table's language there). Pure
+functions of the log entries.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .cards import EVENTS, pretty, track_value
+from ...i18n import N_, _
+from .cards import EVENTS, track_value
+from .words import name
+
+PURPOSES = {  # what a roll was for, inside a sentence
+    "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),
+    "probe": "PROBE", "heisenberg": N_("Heisenberg"), "spooky action": N_("Spooky Action"),
+    "first player": N_("first player"), "ship placement": N_("ship placement"),
+    "orbital detection jump": N_("evasive jump"),
+}
+RESULTS = {
+    "detected": N_("detected"), "evaded": N_("evaded"), "retrieved": N_("retrieved"),
+    "no effect": N_("no effect"),
+}
+REASONS = {  # why the detection rate moved, or why a card was discarded
+    "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),
+    "probe": "PROBE", "dilution refrigerator": N_("Dilution Refrigerator"),
+}
 
 
-def _ship(name: str | None) -> str:
-    return name.capitalize() if name else "The box"
+def _word(table: dict[str, str], key: str) -> str:
+    return _(table[key]) if key in table else key
+
+
+def _ship(ship: str | None) -> str:
+    return ship.capitalize() if ship else _("The box")
+
+
+def _card(card: str) -> str:
+    """An engine card as printed (X, CNOT) or an event's name."""
+    return card if card.isupper() else name(card)
 
 
 def _where(pos: list[str]) -> str:
     m, r = pos
     if m == r:
-        return f"both ships at {pretty(m)}"
-    return f"Mercurial at {pretty(m)}, Rubicon at {pretty(r)}"
+        return _("both ships at {planet}").format(planet=name(m))
+    return _("Mercurial at {m}, Rubicon at {r}").format(m=name(m), r=name(r))
 
 
 def _roll(e: dict[str, Any]) -> str:
     who = _ship(e["player"])
     if e["die"] == "centarious":
-        return f"{who} rolls the Centarious die: {e['raw']} -> {pretty(e['result'])}."
-    text = f"{who} rolls the d8 for {e['purpose']}: {e['raw']}"
+        return _("{ship} rolls the Centarious die: {face} -> {planet}.").format(
+            ship=who, face=e['raw'], planet=name(e['result']))
+    text = _("{ship} rolls the d8 for {purpose}: {face}").format(
+        ship=who, purpose=_word(PURPOSES, e['purpose']), face=e['raw'])
     if "reroll" in e:
-        text += f", re-rolls (Magnetic Shielding): {e['reroll']}"
+        text += _(", re-rolls (Magnetic Shielding): {face}").format(face=e['reroll'])
     if e["modifier"]:
         text += f", {e['modifier']:+d} -> {e['modified']}"
     if "beat" in e:
-        text += f" (needs more than {e['beat']})"
+        text += _(" (needs more than {beat})").format(beat=e['beat'])
     result = e.get("result")
     if result is None:
         return text + "."
     if e["purpose"] == "first player":
-        return f"{text}: {'a tie, roll again' if result == 'tie' else 'goes ' + result}."
+        if result == "tie":
+            return _("{roll}: a tie, roll again.").format(roll=text)
+        return (_("{roll}: goes first.") if result == "first" else
+                _("{roll}: goes second.")).format(roll=text)
     if e["purpose"] in ("heisenberg", "spooky action"):
-        return f"{text} -> {pretty(result)}."
-    return f"{text}: {result}."
+        return f"{text} -> {name(result)}."
+    return f"{text}: {_word(RESULTS, result)}."
 
 
 def explain(e: dict[str, Any]) -> str:
     """One sentence for one log entry."""
     t, who = e["type"], _ship(e.get("player"))
     if t == "setup":
-        return f"Set-up: detection rate starts at space {e['detection']}."
+        return _("Set-up: detection rate starts at space {space}.").format(space=e['detection'])
     if t == "turn":
-        return f"-- Turn {e['number']}: {who} --"
+        return _("-- Turn {number}: {ship} --").format(number=e['number'], ship=who)
     if t == "action":
         do, card = e["do"], e.get("card")
         if do == "navigate":
-            return f"{who} plays {card}."
+            return _("{ship} plays {card}.").format(ship=who, card=card)
         if do == "exchange":
-            return f"{who} exchanges {card}."
+            return _("{ship} exchanges {card}.").format(ship=who, card=card)
         if do == "retrieve":
-            return f"{who} sends an away team to retrieve the component."
+            return _("{ship} sends an away team to retrieve the component.").format(ship=who)
         if do == "event":
-            return f"{who} plays {pretty(card)}."
-        return f"{who} passes (nothing else is possible)."
+            return _("{ship} plays {card}.").format(ship=who, card=name(card))
+        return _("{ship} passes (nothing else is possible).").format(ship=who)
     if t == "move":
         cause = e["cause"]
         if cause == "orbital detection":
-            return f"Detected! Evasive jump: {_where(e['to'])}."
-        return f"{pretty(cause) if cause.islower() else cause}: {_where(e['to'])}."
+            return _("Detected! Evasive jump: {where}.").format(where=_where(e['to']))
+        return f"{_card(cause)}: {_where(e['to'])}."
     if t == "no_effect":
-        card = e["card"]
-        return f"{pretty(card) if card.islower() else card} has no effect here."
+        return _("{card} has no effect here.").format(card=_card(e["card"]))
     if t == "draw":
         if e["card"] is None:
-            return f"{who} cannot draw: no engine cards left ({e.get('note', '')})."
-        return f"{who} draws {e['card']}."
+            return _("{ship} cannot draw: no engine cards left.").format(ship=who)
+        return _("{ship} draws {card}.").format(ship=who, card=e['card'])
     if t == "roll":
         return _roll(e)
     if t == "detection":
         value = track_value(e["space"])
-        reason = pretty(e["reason"]) if e["reason"] in EVENTS else e["reason"]
-        return f"Detection rate -> space {e['space']} (value {value}): {reason}."
+        reason = name(e["reason"]) if e["reason"] in EVENTS else _word(REASONS, e["reason"])
+        return _("Detection rate -> space {space} (value {value}): {reason}.").format(
+            space=e['space'], value=value, reason=reason)
     if t == "quantum_event":
-        return f"Quantum event ({e['cause']})."
+        return _("Quantum event.")
     if t == "event":
-        card = pretty(e["card"])
+        card = name(e["card"])
         if "defence" in e:
-            return f"{who} plays Quantum Tunnel: no {e['defence']} defence roll."
+            return (_("{ship} plays Quantum Tunnel: no orbital defence roll.")
+                    if e["defence"] == "orbital" else
+                    _("{ship} plays Quantum Tunnel: no ground defence roll.")).format(ship=who)
         if e.get("kept"):
-            return f"{who} draws {card} and keeps it."
-        return f"{who} draws {card}{' (discarded: ' + e['note'] + ')' if 'note' in e else ''}."
+            return _("{ship} draws {card} and keeps it.").format(ship=who, card=card)
+        if "note" in e:
+            return _("{ship} draws {card} (discarded: hand limit).").format(ship=who, card=card)
+        return _("{ship} draws {card}.").format(ship=who, card=card)
     if t == "engine_control_cleared":
-        return "Engine control is cleared."
+        return _("Engine control is cleared.")
     if t == "retrieved":
-        return f"{who} retrieves {pretty(e['component'])} from {pretty(e['planet'])}."
+        return _("{ship} retrieves {component} from {planet}.").format(
+            ship=who, component=name(e['component']), planet=name(e['planet']))
     if t == "teleported":
-        return f"{pretty(e['component'])} teleports from {who}'s ship to {pretty(e['planet'])}."
+        return _("{component} teleports from {ship}'s ship to {planet}.").format(
+            component=name(e['component']), ship=who, planet=name(e['planet']))
     if t == "transfer":
-        return (f"Bennett: {pretty(e['component'])} moves from {_ship(e['from'])} "
-                f"to {_ship(e['to'])}.")
+        return _("Bennett: {component} moves from {giver} to {taker}.").format(
+            component=name(e['component']), giver=_ship(e['from']), taker=_ship(e['to']))
     if t == "keep":
-        return f"{who} keeps {e['card']}, discards {', '.join(e['discarded']) or 'nothing'}."
+        return _("{ship} keeps {card}, discards {discarded}.").format(
+            ship=who, card=e['card'], discarded=', '.join(e['discarded']) or _("nothing"))
     if t == "discard":
-        return f"{who} discards {e['card']} ({e['reason']})."
+        return _("{ship} discards {card} ({reason}).").format(
+            ship=who, card=e['card'], reason=_word(REASONS, e['reason']))
     if t == "bypass":
-        return f"{pretty(e['by'])}: no orbital defence at {pretty(e['planet'])}."
+        return _("{component}: no orbital defence at {planet}.").format(
+            component=name(e['by']), planet=name(e['planet']))
     if t == "interconnect":
-        return f"Qubit Interconnect: {who} gives {e['give']} and takes {e['take']}."
+        return _("Qubit Interconnect: {ship} gives {give} and takes {take}.").format(
+            ship=who, give=e['give'], take=e['take'])
     if t == "reshuffle":
-        return f"The {e['deck']} deck is reshuffled ({e['cards']} cards)."
+        return (_("The engine deck is reshuffled ({n} cards).") if e["deck"] == "engine" else
+                _("The event deck is reshuffled ({n} cards).")).format(n=e['cards'])
     if t == "game_over":
-        return f"Game over: {e['status'].upper()}, {e['reason']}."
+        return (_("Game over: WON, {reason}.") if e["status"] == "won" else
+                _("Game over: LOST, {reason}.")).format(reason=_(str(e["reason"])))
     return f"{t}: {e}"  # pragma: no cover - every type above; keeps new types visible
 
 

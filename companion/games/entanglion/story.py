@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
+from ...i18n import N_, _, ngettext
 from ..common import duration, played_seconds, rate
 from . import odds
 from .cards import COMPONENTS, pretty
@@ -21,7 +22,9 @@ from .options import RULINGS
 CHECKS = ("orbital defence", "ground defence", "probe")
 CAUSE = {"orbital defence": "orbital defence", "ground defence": "ground defence",
          "probe": "PROBE", "schrodinger": "Schrödinger", "bit_flip_error": "Bit Flip Error"}
-DIFFICULTY = {1: "easy, track at 1", 2: "easy, track at 2", 4: "hard, track at 3"}
+DIFFICULTY = {1: N_("easy, track at 1"), 2: N_("easy, track at 2"), 4: N_("hard, track at 3")}
+STATUS = {"won": N_("won"), "lost": N_("lost"), "abandoned": N_("abandoned"),
+          "playing": N_("playing")}
 MODES = {("deck", "physical"): "real cards", ("dice", "manual"): "real dice"}
 
 
@@ -82,12 +85,6 @@ def story(g: Any, record: Any = None) -> dict[str, Any]:
     }
 
 
-def _closest(c: dict[str, Any]) -> str:
-    verb = {"orbital defence": "evaded", "ground defence": "retrieved",
-            "probe": "beat a PROBE"}[c["purpose"]]
-    return f"{c['player'].capitalize()} {verb} with a {c['face']}"
-
-
 def _detections(st: dict[str, Any]) -> str:
     total = sum(st["detections"].values())
     return f"detected {total}x" if total else "never detected"
@@ -105,48 +102,84 @@ def line(st: dict[str, Any]) -> str:
 
 
 
-def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
-    """The story on the end screen's pages: each a title and up to five lines."""
-    from .ui import PART
+CAUSE_WORDS = {  # how the box's end pages say a cause of detection (keys: CAUSE values)
+    "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),
+    "Schrödinger": N_("Schrödinger"), "Bit Flip Error": N_("Bit Flip Error"),
+}
+_CLOSEST = {"orbital defence": N_("{ship} evaded with a {face}"),
+            "ground defence": N_("{ship} retrieved with a {face}"),
+            "probe": N_("{ship} beat a PROBE with a {face}")}
 
-    first = [f"{st['turns']} turns" + (f", {st['time']}" if st["time"] else ""),
-             f"Parts aboard {st['parts']}/8",
-             f"Rolls {st['rolls']}, failed {st['failed']}",
-             _detections(st).capitalize(), f"Track peak: space {st['peak']}"]
-    causes = [f"{n}x {cause}" for cause, n in sorted(st["detections"].items(),
-                                                      key=lambda kv: -kv[1])] or ["none!"]
-    out = [("The story", first), ("Detected by", causes)]
+
+def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """The story on the end screen's pages (in the table's language): each a title and
+    up to five lines."""
+    from .ui import part
+
+    turns = ngettext("{n} turn", "{n} turns", st["turns"]).format(n=st["turns"])
+    total = sum(st["detections"].values())
+    first = [turns + (f", {st['time']}" if st["time"] else ""),
+             _("Parts aboard {parts}/8").format(parts=st["parts"]),
+             _("Rolls {rolls}, failed {failed}").format(rolls=st["rolls"], failed=st["failed"]),
+             ngettext("Detected {n} time", "Detected {n} times", total).format(n=total)
+             if total else _("Never detected"),
+             _("Track peak: space {space}").format(space=st["peak"])]
+    causes = [_("{n}x {cause}").format(
+        n=n, cause=_(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause)
+              for cause, n in sorted(st["detections"].items(), key=lambda kv: -kv[1])] \
+        or [_("none!")]
+    out = [(_("The story"), first), (_("Detected by"), causes)]
     for ship, comps in st["retrieved"].items():
-        names = [PART[c] for c in comps]
+        names = [part(c) for c in comps]
         for i in range(0, len(names), 5):
-            out.append((f"{ship.capitalize()} got", names[i:i + 5]))
+            out.append((_("{ship} got").format(ship=ship.capitalize()), names[i:i + 5]))
     c = st["closest"]
     if c:
-        out.append(("Closest call", [f"Turn {c['turn']}:", _closest(c),
-                                     f"needing {c['need']}+ ({c['eighths']}/8)"]))
+        out.append((_("Closest call"), [
+            _("Turn {number}:").format(number=c["turn"]),
+            _(str(_CLOSEST[c["purpose"]])).format(ship=c["player"].capitalize(), face=c["face"]),
+            _("needing {need}+ ({eighths}/8)").format(need=c["need"], eighths=c["eighths"])]))
     return [{"title": title, "lines": lines} for title, lines in out]
 
 
+def _cause(cause: str) -> str:
+    return _(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause
+
+
 def text(st: dict[str, Any]) -> list[str]:
-    """The whole story in lines, for ``companion games show``."""
-    out = [f"Result: {st['status']}" + (f" ({st['reason']})" if st["reason"] else ""),
-           f"Turns: {st['turns']}" + (f", played for {st['time']}" if st["time"] else ""),
-           f"Difficulty: {DIFFICULTY.get(st['start_space'], st['start_space'])}"]
+    """The whole story in lines, for ``companion games show`` and the web page (in the
+    language in use: English for the command)."""
+    from .words import name
+
+    status = _(str(STATUS[st["status"]])) if st["status"] in STATUS else st["status"]
+    difficulty = DIFFICULTY.get(st["start_space"])
+    out = [_("Result: {status}").format(status=status)
+           + (f" ({_(st['reason'])})" if st["reason"] else ""),
+           _("Turns: {turns}").format(turns=st["turns"])
+           + (_(", played for {time}").format(time=st["time"]) if st["time"] else ""),
+           _("Difficulty: {difficulty}").format(
+               difficulty=_(difficulty) if difficulty else st["start_space"])]
     if st["options"]:
-        out.append("Options: " + ", ".join(f"{k}={v}" for k, v in st["options"].items()))
-    out.append(f"Components aboard: {st['parts']}/8")
+        out.append(_("Options: {options}").format(
+            options=", ".join(f"{k}={v}" for k, v in st["options"].items())))
+    out.append(_("Components aboard: {parts}/8").format(parts=st["parts"]))
     for ship, comps in st["retrieved"].items():
-        out.append(f"  {ship.capitalize()} retrieved {', '.join(pretty(c) for c in comps)}")
-    out.append(f"Rolls: {st['rolls']} made, {st['failed']} failed")
-    causes = ", ".join(f"{cause} {n}" for cause, n in st["detections"].items())
-    out.append(f"Detections: {sum(st['detections'].values())}"
-               + (f" ({causes})" if causes else "") + f", track peaked at space {st['peak']}")
+        out.append("  " + _("{ship} retrieved {components}").format(
+            ship=ship.capitalize(), components=", ".join(name(c) for c in comps)))
+    out.append(_("Rolls: {rolls} made, {failed} failed").format(rolls=st["rolls"],
+                                                               failed=st["failed"]))
+    causes = ", ".join(f"{_cause(cause)} {n}" for cause, n in st["detections"].items())
+    out.append(_("Detections: {n}").format(n=sum(st["detections"].values()))
+               + (f" ({causes})" if causes else "")
+               + _(", track peaked at space {space}").format(space=st["peak"]))
     if st["lost_to"]:
-        out.append(f"Lost to: {st['lost_to']}")
+        out.append(_("Lost to: {cause}").format(cause=_cause(st["lost_to"])))
     c = st["closest"]
     if c:
-        out.append(f"Closest call: turn {c['turn']}, {_closest(c)} "
-                   f"(needed {c['need']}+, {c['chance']})")
+        closest = _(str(_CLOSEST[c["purpose"]])).format(ship=c["player"].capitalize(),
+                                                         face=c["face"])
+        out.append(_("Closest call: turn {turn}, {what} (needed {need}+, {chance})").format(
+            turn=c["turn"], what=closest, need=c["need"], chance=c["chance"]))
     return out
 
 

@@ -19,19 +19,21 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
+from ...i18n import NC_, N_, _, ngettext, pgettext
 from ...inputs import RETRIEVE
 from ..common import Item, Step
 from . import board, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
-    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE, pretty,
+    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE,
     track_value,
 )
 from .engine import Entanglion, IllegalAction
 from .explain import explain
 from .story import pages as story_pages
 from .story import story
-from ...views.font import wrap
+from .words import name
+from ...views.font import text_width, wrap
 
 __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
@@ -44,44 +46,76 @@ SHORT = {
     "OMEGA_ZERO": "OMEGA0", "OMEGA_ONE": "OMEGA1", "OMEGA_TWO": "OMEGA2",
     "OMEGA_THREE": "OMEGA3",
 }
+# The tables below hold English marked for the catalogs (N_); every use translates.
 PART = {  # component names that fit a menu line
-    "physical_qubits": "Phys. Qubits", "qubit_interconnect": "Interconnect",
-    "dilution_refrigerator": "Refrigerator", "quantum_gates": "Quantum Gates",
-    "quantum_programming": "Programming", "quantum_error_correction": "Error Correct.",
-    "control_infrastructure": "Control Infra.", "magnetic_shielding": "Mag. Shielding",
+    "physical_qubits": N_("Phys. Qubits"), "qubit_interconnect": N_("Interconnect"),
+    "dilution_refrigerator": N_("Refrigerator"), "quantum_gates": N_("Quantum Gates"),
+    "quantum_programming": N_("Programming"), "quantum_error_correction": N_("Error Correct."),
+    "control_infrastructure": N_("Control Infra."), "magnetic_shielding": N_("Mag. Shielding"),
 }
 EVENT_SHORT = {  # event names that fit a line with a few words around them
-    "bennett": "Bennett", "bit_flip_error": "Bit Flip Error", "heisenberg": "Heisenberg",
-    "quantum_shuffle": "Q. Shuffle", "quantum_tunnel": "Tunnel", "schrodinger": "Schrödinger",
-    "spooky_action": "Spooky Action", "the_mechanic": "The Mechanic",
-    "wave_function_collapse": "W.F. Collapse",
+    "bennett": NC_("short", "Bennett"), "bit_flip_error": NC_("short", "Bit Flip Error"),
+    "heisenberg": NC_("short", "Heisenberg"), "quantum_shuffle": NC_("short", "Q. Shuffle"),
+    "quantum_tunnel": NC_("short", "Tunnel"), "schrodinger": NC_("short", "Schrödinger"),
+    "spooky_action": NC_("short", "Spooky Action"), "the_mechanic": NC_("short", "The Mechanic"),
+    "wave_function_collapse": NC_("short", "W.F. Collapse"),
 }
-PURPOSE = {
-    "orbital defence": "Orbital defence", "ground defence": "Ground defence",
-    "probe": "PROBE", "heisenberg": "Heisenberg", "spooky action": "Spooky Action",
-    "first player": "First player", "ship placement": "Ship placement",
-    "orbital detection jump": "Evasive jump",
+PURPOSE = {  # a roll's purpose as a title: short, so in its own context ("Spooky Action"
+    # is also an event's full name, which Czech prints much longer)
+    "orbital defence": NC_("roll", "Orbital defence"), "ground defence": NC_("roll", "Ground defence"),
+    "probe": NC_("roll", "PROBE"), "heisenberg": NC_("roll", "Heisenberg"),
+    "spooky action": NC_("roll", "Spooky Action"), "first player": NC_("roll", "First player"),
+    "ship placement": NC_("roll", "Ship placement"),
+    "orbital detection jump": NC_("roll", "Evasive jump"),
 }
-ROLL_WORD = {"orbital defence": "Orbital", "ground defence": "Ground", "probe": "PROBE",
-             "heisenberg": "Heisenberg", "spooky action": "Spooky"}
+ROLL_WORD = {"orbital defence": N_("Orbital"), "ground defence": N_("Ground"), "probe": "PROBE",
+             "heisenberg": N_("Heisenberg"), "spooky action": N_("Spooky")}
 WHY = {  # why the detection rate moved, in a few letters
-    "orbital defence": "orbital", "ground defence": "ground", "probe": "PROBE",
-    "schrodinger": "Schrödinger", "bit_flip_error": "Bit Flip", "wave_function_collapse":
-    "W.F. Collapse",
+    "orbital defence": N_("orbital"), "ground defence": N_("ground"), "probe": "PROBE",
+    "schrodinger": N_("Schrödinger"), "bit_flip_error": N_("Bit Flip"), "wave_function_collapse":
+    N_("W.F. Collapse"),
 }
-WIN_WORD = {"orbital defence": "evade", "ground defence": "retrieve", "probe": "escape"}
+ROLL_RESULT = {  # a roll's outcome as the roll screen shows it
+    "detected": N_("DETECTED"), "evaded": N_("evaded"), "retrieved": N_("retrieved"),
+    "no effect": N_("no effect"), "tie": N_("tie"), "first": N_("first"), "second": N_("second"),
+}
+WIN_WORD = {"orbital defence": N_("evade"), "ground defence": N_("retrieve"),
+            "probe": N_("escape")}
 
 SETUP_STEPS = (
-    Step("start_space", "Difficulty", (
-        ("Easy: track at 1", 1), ("Easy: track at 2", 2), ("Hard: track at 3", 4))),
-    Step("deck", "Cards", (("Box deals (virtual)", "virtual"), ("Real cards", "physical"))),
-    Step("dice", "Dice", (("Box rolls", "auto"), ("Real dice", "manual"))),
+    Step("start_space", N_("Difficulty"), (
+        (N_("Easy: track at 1"), 1), (N_("Easy: track at 2"), 2), (N_("Hard: track at 3"), 4))),
+    Step("deck", N_("Cards"), ((N_("Box deals (virtual)"), "virtual"),
+                               (N_("Real cards"), "physical"))),
+    Step("dice", N_("Dice"), ((N_("Box rolls"), "auto"), (N_("Real dice"), "manual"))),
 )
 PLACEMENTS = len(COMPONENTS)  # one setup screen per component put on its planet
 
 
 def who(ship: str | None) -> str:
-    return ship.capitalize() if ship else "Box"
+    """A ship by its name (the same in every language), or the box itself."""
+    return ship.capitalize() if ship else _("Box")
+
+
+def part(component: str) -> str:
+    """A component's short name, in the current language."""
+    return _(PART[component])
+
+
+def event_short(event: str) -> str:
+    """An event's name where a line has little room (its own context: the full names
+    are the same words in English, not in every language)."""
+    return pgettext("short", EVENT_SHORT[event])
+
+
+def purpose(key: str) -> str:
+    """What a roll is for, as its screen's title says it."""
+    return pgettext("roll", PURPOSE[key]) if key in PURPOSE else key
+
+
+def _said(table: dict[str, str], key: str) -> str:
+    """A word from one of the tables above (the key itself when it has none)."""
+    return _(table[key]) if key in table else key
 
 
 def where(pos: Iterable[str]) -> str:
@@ -89,8 +123,8 @@ def where(pos: Iterable[str]) -> str:
     return SHORT[m] if m == r else f"M{SHORT[m]} R{SHORT[r]}"
 
 
-def card_name(name: str) -> str:
-    return name if name.isupper() else pretty(name)
+def card_name(card: str) -> str:
+    return card if card.isupper() else name(card)
 
 
 def chance_text(p: Fraction, one_die: bool = True) -> str:
@@ -105,7 +139,7 @@ def chance_text(p: Fraction, one_die: bool = True) -> str:
 def target_text(o: odds.Odds) -> str:
     """The number to beat and the chance, e.g. "5+ 4/8" (a sure or hopeless roll says so)."""
     if o.chance == 1:
-        return "sure"
+        return _("sure")
     if not o.chance:
         return "0/8"  # no face is enough
     chance = chance_text(o.chance, one_die=not o.reroll and not o.probe)
@@ -115,7 +149,7 @@ def target_text(o: odds.Odds) -> str:
 def need_text(o: odds.Odds) -> str:
     """``target_text`` said in words where it names a face: "need 5+ 4/8"."""
     target = target_text(o)
-    return f"need {target}" if "+" in target else target
+    return _("need {target}").format(target=target) if "+" in target else target
 
 
 # ------------------------------------------------------------------ games
@@ -159,7 +193,7 @@ def button(g: Entanglion, name: str) -> dict[str, Any] | str:
     if name == RETRIEVE:
         return {"player": g.awaiting(), "do": "retrieve"}
     model = action_menu(g, only="exchange")
-    return {"menu": "exchange", **model} if model["items"] else "Nothing to exchange"
+    return {"menu": "exchange", **model} if model["items"] else _("Nothing to exchange")
 
 
 def result_reason(g: Entanglion) -> str | None:
@@ -188,7 +222,8 @@ def setup_total(options: dict[str, Any], g: Entanglion | None = None) -> int:
 
 
 def _setup_counter(g: Entanglion, index: int) -> str:
-    return f"Setup {index}/{setup_total(g.state.options, g)}"
+    return _("Setup {index}/{total}").format(index=index,
+                                             total=setup_total(g.state.options, g))
 
 
 def _in_setup(g: Entanglion, upto: int) -> bool:
@@ -199,6 +234,7 @@ def _in_setup(g: Entanglion, upto: int) -> bool:
 
 
 ROWS_PER_PAGE = 5
+LINE_PX = 128  # a status line's width in pixels (Japanese characters take 8, Latin 6)
 
 
 def status(g: Entanglion, page: int = 0) -> dict[str, Any]:
@@ -206,33 +242,40 @@ def status(g: Entanglion, page: int = 0) -> dict[str, Any]:
     events each player holds."""
     s = g.state
     p = s.turn_player
-    rows = [f"{SHORT[pl]:<7}{PART[c]}" for pl, c in s.planet_components.items() if c]
+    rows = [f"{SHORT[pl]:<7}{part(c)}" for pl, c in s.planet_components.items() if c]
     for ship in SHIPS:
-        rows += [f"{who(ship):<10}{PART[c]}" for c in s.ship_components[ship]]
+        rows += [f"{who(ship):<10}{part(c)}" for c in s.ship_components[ship]]
     for ship in SHIPS:
-        rows += [f"{who(ship)[:1]} holds {EVENT_SHORT[e]}" for e in s.held_events[ship]]
+        rows += [_("{initial} holds {event}").format(initial=who(ship)[:1], event=event_short(e))
+                 for e in s.held_events[ship]]
     pages = 1 + -(-len(rows) // ROWS_PER_PAGE)
     page %= pages
     if page:
         chunk = rows[(page - 1) * ROWS_PER_PAGE:page * ROWS_PER_PAGE]
-        return {"screen": "text", "title": f"Turn {s.turn_number}: where",
+        return {"screen": "text", "title": _("Turn {number}: where").format(number=s.turn_number),
                 "right": f"{page}/{pages - 1}", "lines": chunk, "hint": "UP/DOWN"}
     m, r = s.pos
-    ships = f"Ships at {SHORT[m]}" if m == r else f"M {SHORT[m]}  R {SHORT[r]}"
-    hand = " ".join(s.hands[p]) if s.options["deck"] == "virtual" else \
-        f"{len(s.hands[p])} cards"
+    ships = _("Ships at {planet}").format(planet=SHORT[m]) if m == r else \
+        f"M {SHORT[m]}  R {SHORT[r]}"
+    count = len(s.hands[p])
+    if s.options["deck"] == "virtual":
+        hand = _("Hand {cards}").format(cards=" ".join(s.hands[p])) if count else _("Hand empty")
+    else:
+        hand = ngettext("Hand {n} card", "Hand {n} cards", count).format(n=count)
     aboard = sum(len(c) for c in s.ship_components.values())
-    events = [EVENT_SHORT[e] for e in s.held_events[p]]
-    parts = f"Parts {aboard}/8"
+    events = [event_short(e) for e in s.held_events[p]]
+    parts = _("Parts {aboard}/8").format(aboard=aboard)
     if events:
         listed = f"{parts}  {', '.join(events)}"
-        parts = listed if len(listed) <= 21 else f"{parts}, {len(events)} events"
+        parts = listed if text_width(listed) <= LINE_PX else ngettext(
+            "{parts}, {n} event", "{parts}, {n} events", len(events)).format(
+                parts=parts, n=len(events))
     return {
         "screen": "status",
         "turn": who(p), "number": s.turn_number,
         "detection": {"space": s.detection, "value": track_value(s.detection)},
         "ships": ships, "engine_control": len(s.engine_control),
-        "hand": f"Hand {hand}" if hand else "Hand empty",
+        "hand": hand,
         "parts": parts, "next": _next_step(g),
     }
 
@@ -241,8 +284,8 @@ def _next_step(g: Entanglion) -> str:
     """What the player to move can do now, in words."""
     act = {"player": g.state.turn_player, "do": "retrieve"}
     if g.check(act) is None:
-        return f"RETRIEVE: {need_text(odds.action_odds(g, act))}"
-    return "Tap a card; OK: moves"
+        return "RETRIEVE: " + need_text(odds.action_odds(g, act))
+    return _("Tap a card; OK: moves")
 
 
 def end_screen(g: Entanglion, page: int = 0, told: dict[str, Any] | None = None
@@ -251,8 +294,9 @@ def end_screen(g: Entanglion, page: int = 0, told: dict[str, Any] | None = None
     s = g.state
     more = story_pages(told) if told else []
     page %= 1 + len(more)
+    reason = result_reason(g) or ""
     out = {
-        "screen": "end", "result": s.status, "reason": result_reason(g) or "",
+        "screen": "end", "result": s.status, "reason": _(reason),
         "turns": s.turn_number, "parts": sum(len(c) for c in s.ship_components.values()),
         "detection": {"space": s.detection, "value": track_value(s.detection)},
         "page": page, "pages": 1 + len(more),
@@ -263,10 +307,10 @@ def end_screen(g: Entanglion, page: int = 0, told: dict[str, Any] | None = None
     return out
 
 
-def _card_screen(kind: str, name: str, title: str, footer: str) -> dict[str, Any]:
-    text = EVENT_TEXT[name] if kind == "event" else COMPONENT_TEXT[name]
-    return {"screen": "card", "kind": kind, "title": title, "name": pretty(name),
-            "text": text, "footer": footer}
+def _card_screen(kind: str, key: str, title: str, footer: str) -> dict[str, Any]:
+    text = EVENT_TEXT[key] if kind == "event" else COMPONENT_TEXT[key]
+    return {"screen": "card", "kind": kind, "title": title, "name": name(key),
+            "text": _(text), "footer": footer}
 
 
 def _roll_screen(e: dict[str, Any]) -> dict[str, Any]:
@@ -274,15 +318,15 @@ def _roll_screen(e: dict[str, Any]) -> dict[str, Any]:
     result = e.get("result")
     if centarious or e["purpose"] in ("heisenberg", "spooky action"):
         result = SHORT.get(result, result)
-    elif result == "detected":
-        result = "DETECTED"
+    elif result in ROLL_RESULT:
+        result = _(ROLL_RESULT[result])
     return {
         "screen": "roll", "player": who(e["player"]),
-        "die": e["die"], "purpose": PURPOSE.get(e["purpose"], e["purpose"]),
+        "die": e["die"], "purpose": purpose(e["purpose"]),
         "value": e.get("reroll", e["raw"]), "modifier": e.get("modifier", 0),
         "modified": e.get("modified", e["raw"]), "beat": e.get("beat"),
         "need": None if e.get("beat") is None else odds.need(e["beat"], e.get("modifier", 0)),
-        "result": result, "frame": None,
+        "result": result, "alarm": e.get("result") == "detected", "frame": None,
     }
 
 
@@ -382,8 +426,13 @@ def _detection_before(g: Entanglion, earlier: int) -> int | None:
     return None
 
 
-def _text(title: str, lines: list[str], hint: str = "OK next", **extra: Any) -> dict[str, Any]:
-    return {"screen": "text", "title": title, "lines": lines, "hint": hint, **extra}
+def _text(title: str, lines: list[str], hint: str = "", **extra: Any) -> dict[str, Any]:
+    return {"screen": "text", "title": title, "lines": lines, "hint": hint or _("OK next"),
+            **extra}
+
+
+def _take(ship: str | None, cards: list[str]) -> str:
+    return _("{ship} take {cards}").format(ship=who(ship), cards=", ".join(cards))
 
 
 SUMMARY_LINES = 5  # a text screen holds five lines above its hint
@@ -416,35 +465,38 @@ class _Notices:
                 comps = [(pl, c) for pl, c in e["components"].items() if c]
                 for i, (planet, comp) in enumerate(comps, 1):
                     placed.append(planet)
-                    self.out.append(_text("Parts", [f"Put {pretty(comp)}", f"on {pretty(planet)}"],
+                    self.out.append(_text(_("Parts"), [_("Put {component}").format(
+                        component=name(comp)), _("on {planet}").format(planet=name(planet))],
                                           right=_setup_counter(g, len(SETUP_STEPS) + i),
                                           leds=self.board.model(list(placed), planet)))
             if t == "setup" and "ships" in g.setup or (
                     t == "roll" and e["purpose"] == "ship placement" and self.board.pos):
                 index += 1
-                self.out.append(_text("Start", self._start_lines(self.earlier + k),
+                self.out.append(_text(_("Start"), self._start_lines(self.earlier + k),
                                       right=_setup_counter(g, index), leds=self.board.model()))
             elif t == "draw" and not self.physical and e["card"] not in (None, PROBE):
                 deal.setdefault(e["player"], []).append(e["card"])
         if deal:
             index += 1
-            self.out.append(_text("Deal", [f"{who(p)} take {', '.join(c)}" for p, c in deal.items()],
+            self.out.append(_text(_("Deal"), [_take(p, c) for p, c in deal.items()],
                                   right=_setup_counter(g, index), leds=self.board.model()))
 
     def _start_lines(self, upto: int) -> list[str]:
         """Detection, who starts (and the rolls that said so), where the ships are."""
-        lines = [f"Detection: space {self.board.detection}"]
+        lines = [_("Detection: space {space}").format(space=self.board.detection)]
         rolls = [e["raw"] for e in self.g.log[:upto + 1]
                  if e["type"] == "roll" and e["purpose"] == "first player"]
         if len(rolls) >= 2:
             ties = len(rolls) // 2 - 1
-            lines.append(f"First roll M {rolls[-2]} R {rolls[-1]}" +
-                         (f", {ties} tie{'s' * (ties > 1)}" if ties else ""))
-        lines.append(f"{who(self.g.state.turn_player)} starts")
+            first = _("First roll M {m} R {r}").format(m=rolls[-2], r=rolls[-1])
+            if ties:
+                first += ngettext(", {n} tie", ", {n} ties", ties).format(n=ties)
+            lines.append(first)
+        lines.append(_("{ship} starts").format(ship=who(self.g.state.turn_player)))
         if self.board.pos:
             m, r = self.board.pos
-            lines.append(f"Ships: both {SHORT[m]}" if m == r else
-                         f"Ships: M {SHORT[m]}, R {SHORT[r]}")
+            lines.append(_("Ships: both {planet}").format(planet=SHORT[m]) if m == r else
+                         _("Ships: M {m}, R {r}").format(m=SHORT[m], r=SHORT[r]))
         return lines
 
     # -------------------------------------------------------------- play
@@ -459,7 +511,7 @@ class _Notices:
         lines: list[tuple[int, str]] = []  # (priority, line): 1 must stay, 3 may go
         takes: dict[str, list[str]] = {}
         roll_leds = roll_bar = None
-        title = "What happened"
+        title = _("What happened")
         before = self.board.detection
         for e in entries:
             self.board.apply(e)
@@ -471,68 +523,70 @@ class _Notices:
             elif t == "move":
                 cause = e["cause"]
                 if cause == "orbital detection":
-                    lines.append((2, f"Jump to {where(e['to'])}"))
+                    lines.append((2, _("Jump to {where}").format(where=where(e['to']))))
                 else:
-                    lines.append((2, f"{cause if cause.isupper() else pretty(cause)}: "
-                                     f"{where(e['to'])}"))
+                    lines.append((2, f"{card_name(cause)}: {where(e['to'])}"))
             elif t == "no_effect":
-                lines.append((3, f"{card_name(e['card'])}: no effect"))
+                lines.append((3, _("{card}: no effect").format(card=card_name(e['card']))))
             elif t == "draw":
                 if e["card"] is None:
-                    lines.append((2, "No engine cards left"))
+                    lines.append((2, _("No engine cards left")))
                 elif not self.physical and e["card"] != PROBE:
                     takes.setdefault(p, []).append(e["card"])
             elif t == "roll" and e["die"] == "d8":
                 lines.append((1, _roll_line(e)))
             elif t == "detection":
-                lines.append((1, f"Det {before}→{e['space']} {WHY.get(e['reason'], e['reason'])}"))
+                lines.append((1, _("Det {before}→{after} {why}").format(
+                    before=before, after=e['space'], why=_said(WHY, e['reason']))))
                 before = e["space"]
             elif t == "event":
-                short = EVENT_SHORT[e["card"]]
+                short = event_short(e["card"])
                 shown = e is card_event  # its card follows
                 if "defence" in e:
-                    lines.append((2, f"{short}: no {e['defence']} roll"))
+                    lines.append((2, (_("{event}: no orbital roll") if e["defence"] == "orbital"
+                                      else _("{event}: no ground roll")).format(event=short)))
                 elif e.get("kept"):
-                    lines.append((1, f"{short}: keep it"))
+                    lines.append((1, _("{event}: keep it").format(event=short)))
                 elif "note" in e:
-                    lines.append((3 if shown else 2, f"{short}: discarded"))
+                    lines.append((3 if shown else 2, _("{event}: discarded").format(event=short)))
                 else:
-                    lines.append((3 if shown else 2, f"Event: {short}"))
+                    lines.append((3 if shown else 2, _("Event: {event}").format(event=short)))
             elif t == "engine_control_cleared":
-                lines.append((3, "Engine slots cleared"))
+                lines.append((3, _("Engine slots cleared")))
             elif t == "retrieved":
-                lines.append((1, f"{PART[e['component']]} aboard"))
+                lines.append((1, _("{component} aboard").format(component=part(e['component']))))
             elif t == "teleported":
-                lines.append((2, f"{PART[e['component']]}→{SHORT[e['planet']]}"))
+                lines.append((2, f"{part(e['component'])}→{SHORT[e['planet']]}"))
             elif t == "transfer":
-                lines.append((2, f"{PART[e['component']]} {who(e['from'])[:1]}→"
+                lines.append((2, f"{part(e['component'])} {who(e['from'])[:1]}→"
                                  f"{who(e['to'])[:1]}"))
             elif t == "keep":
-                lines.append((2, f"Kept {e['card']}, drop {' '.join(e['discarded'])}"))
+                lines.append((2, _("Kept {card}, drop {dropped}").format(
+                    card=e['card'], dropped=' '.join(e['discarded']))))
                 for c in e["discarded"]:
                     if c in takes.get(p, []):
                         takes[p].remove(c)
             elif t == "discard":
-                lines.append((1, f"{who(p)}: drop {e['card']}"))
+                lines.append((1, _("{ship}: drop {card}").format(ship=who(p), card=e['card'])))
             elif t == "bypass":
-                lines.append((3, "Programming: no roll"))
+                lines.append((3, _("Programming: no roll")))
             elif t == "interconnect":
-                title = "Qubit Interconnect"
-                lines.append((1, f"{who(p)} gives {e['give']}"))
-                lines.append((1, f"and takes {e['take']}"))
+                title = name("qubit_interconnect")
+                lines.append((1, _("{ship} gives {card}").format(ship=who(p), card=e['give'])))
+                lines.append((1, _("and takes {card}").format(card=e['take'])))
             elif t == "reshuffle":
                 if e["deck"] == "engine":
-                    lines += [(1, "Shuffle the engine"), (1, "discard: new stack")] \
-                        if self.physical else [(3, "Engine deck shuffled")]
+                    lines += [(1, _("Shuffle the engine")), (1, _("discard: new stack"))] \
+                        if self.physical else [(3, _("Engine deck shuffled"))]
                 else:
-                    lines += [(1, "Rebuild event deck:"), (1, "3, Q. Shuffle, rest")] \
-                        if self.physical else [(3, "Event deck rebuilt")]
+                    lines += [(1, _("Rebuild event deck:")), (1, _("3, Q. Shuffle, rest"))] \
+                        if self.physical else [(3, _("Event deck rebuilt"))]
         pending = self.g.pending
         if pending and pending["kind"] in ("quantum_gates", "mechanic"):
             for c in pending.get("drawn", []):  # chosen from the prompt, not taken yet
                 if c in takes.get(pending["player"], []):
                     takes[pending["player"]].remove(c)
-        lines += [(1, f"{who(p)} take {', '.join(cards)}") for p, cards in takes.items() if cards]
+        lines += [(1, _take(p, cards)) for p, cards in takes.items() if cards]
         final, bar = self.board.model(), self.board.bar()
         if roll is not None:
             self.out.append({**_roll_screen(roll), "leds": roll_leds or final,
@@ -543,7 +597,7 @@ class _Notices:
         more = len(summary) < len(lines) or any(
             e["type"] in ("roll", "event", "detection") for e in entries)
         if summary:
-            self.out.append(_text(title, summary, "▼ more  OK" if more else "OK", leds=final,
+            self.out.append(_text(title, summary, _("▼ more  OK") if more else "OK", leds=final,
                                   summary=True, **bar,
                                   **({"details": details} if more else {})))
         if card is not None:
@@ -555,13 +609,14 @@ class _Notices:
         and the event entry it shows (None for a component)."""
         for e in entries:
             if e["type"] == "retrieved":
-                return _card_screen("component", e["component"], "Retrieved!",
-                                    f"aboard {who(e['player'])}"), None
+                return _card_screen("component", e["component"], _("Retrieved!"),
+                                    _("aboard {ship}").format(ship=who(e['player']))), None
         for e in entries:
             if e["type"] == "event" and "defence" not in e:  # a Tunnel used is a line
-                footer = (f"{who(e['player'])} keeps it" if e.get("kept") else
-                          "discarded (hand limit)" if "note" in e else "happens now")
-                return _card_screen("event", e["card"], f"{who(e['player'])} draws",
+                ship = who(e['player'])
+                footer = (_("{ship} keeps it").format(ship=ship) if e.get("kept") else
+                          _("discarded (hand limit)") if "note" in e else _("happens now"))
+                return _card_screen("event", e["card"], _("{ship} draws").format(ship=ship),
                                     footer), e
         return None, None
 
@@ -569,11 +624,13 @@ class _Notices:
 def _action_title(e: dict[str, Any]) -> str:
     """"Mercurial plays H", "Rubicon retrieves" (the player's initial if it is long)."""
     card = e.get("card")
-    verb = {"navigate": f"plays {card}", "exchange": f"exchanges {card}",
-            "retrieve": "retrieves", "pass": "passes",
-            "event": f"plays {EVENT_SHORT.get(card or '', card)}"}[e["do"]]
-    title = f"{who(e['player'])} {verb}"
-    return title if len(title) <= 21 else f"{who(e['player'])[:1]}. {verb}"
+    if e["do"] == "event":
+        card = event_short(card) if card in EVENT_SHORT else card
+    verb = {"navigate": _("{ship} plays {card}"), "exchange": _("{ship} exchanges {card}"),
+            "retrieve": _("{ship} retrieves"), "pass": _("{ship} passes"),
+            "event": _("{ship} plays {card}")}[e["do"]]
+    title = verb.format(ship=who(e['player']), card=card)
+    return title if len(title) <= 21 else verb.format(ship=who(e['player'])[:1] + ".", card=card)
 
 
 def _roll_line(e: dict[str, Any]) -> str:
@@ -584,9 +641,11 @@ def _roll_line(e: dict[str, Any]) -> str:
     result = e["result"]
     if e["purpose"] in ("heisenberg", "spooky action"):
         result = SHORT.get(result, result)
-    elif result == "detected":
-        result = "DETECTED" if e["purpose"] != "probe" else "detected"
-    return f"{ROLL_WORD.get(e['purpose'], e['purpose'])} {value}: {result}"
+    elif result == "detected" and e["purpose"] == "probe":
+        result = _("detected")
+    else:
+        result = _said(ROLL_RESULT, result)
+    return f"{_said(ROLL_WORD, e['purpose'])} {value}: {result}"
 
 
 def _fit_lines(lines: list[tuple[int, str]]) -> list[str]:
@@ -625,23 +684,25 @@ def notices(g: Entanglion, entries: list[dict[str, Any]]) -> list[dict[str, Any]
 def _roll_face(g: Entanglion, p: dict[str, Any], value: int) -> str:
     """A die face as a menu item, with what it would do."""
     if p["die"] != "d8":
-        return f"{value}: {SHORT['ONE' if value else 'ZERO']}"
+        return f"{value}: {SHORT['ONE' if value else 'ZERO']}"  # symbols: no words
     chance = odds.answer_odds(g, value)
     if chance is None:
         return str(value)
     if chance == 1:
-        return f"{value}: {WIN_WORD[p['purpose']]}"
+        return f"{value}: {_said(WIN_WORD, p['purpose'])}"
     if chance:  # a Magnetic Shielding re-roll follows
-        return f"{value}: fail, re-roll {chance_text(chance)}"
+        return _("{face}: fail, re-roll {chance}").format(face=value, chance=chance_text(chance))
     return f"{value}: {_fail_word(p['purpose'])}"
 
 
 def _fail_word(purpose: str) -> str:
-    return "detected" if purpose == "probe" else "DETECTED"  # a PROBE is a lesser blow
+    return _("detected") if purpose == "probe" else _("DETECTED")  # a PROBE is a lesser blow
 
 
 def _need_line(o: odds.Odds) -> str:
-    return f"Need {o.need}+ to {WIN_WORD[o.purpose]}" if o.need <= 8 else "No face is enough"
+    if o.need > 8:
+        return _("No face is enough")
+    return _("Need {need}+ to {win}").format(need=o.need, win=_(WIN_WORD[o.purpose]))
 
 
 def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str, ...]]:
@@ -652,67 +713,75 @@ def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str,
         chance = odds.answer_odds(g, value)
         if value == "keep":
             if chance is None:
-                return f"Keep the {p['raw']}", ()
-            return (f"Keep: {WIN_WORD[p['purpose']]}" if chance else
-                    f"Keep: {_fail_word(p['purpose'])}"), ()
-        return ("Re-roll" if chance is None else f"Re-roll: {chance_text(chance)}"), ()
+                return _("Keep the {face}").format(face=p['raw']), ()
+            return _("Keep: {outcome}").format(
+                outcome=_said(WIN_WORD, p['purpose']) if chance else _fail_word(p['purpose'])), ()
+        return (_("Re-roll") if chance is None else
+                _("Re-roll: {chance}").format(chance=chance_text(chance))), ()
     if kind == "quantum_tunnel":
         if value == "use":
-            return "Use Tunnel: no roll", ()
+            return _("Use Tunnel: no roll"), ()
         if value == "accept":
-            return "Accept: detected", ()
-        return f"Roll: {target_text(odds.prompt_odds(g))}", ()
+            return _("Accept: detected"), ()
+        return _("Roll: {target}").format(target=target_text(odds.prompt_odds(g))), ()
     if kind == "physical_qubits":
         m, r = value[MERCURIAL], value[RUBICON]
-        return f"M to {SHORT[m]}, R to {SHORT[r]}", tuple(dict.fromkeys((m, r)))
+        return _("M to {m}, R to {r}").format(m=SHORT[m], r=SHORT[r]), \
+            tuple(dict.fromkeys((m, r)))
     if kind == "bennett":
-        return (f"{PART[value['component']]} {who(value['from'])[:1]}→"
+        return (f"{part(value['component'])} {who(value['from'])[:1]}→"
                 f"{who(value['to'])[:1]}"), ()
     if kind == "mechanic":
         if value == "stop":
-            return "Stop", ()
+            return _("Stop"), ()
         dest = board.navigate(value, p["player"], g.state.pos,
                               g.state.options["cnot_phase_kickback"])
-        return f"{value} → {'no effect' if dest == g.state.pos else where(dest)}", \
+        return f"{value} → {_('no effect') if dest == g.state.pos else where(dest)}", \
             tuple(dict.fromkeys(dest))
-    return (EVENT_SHORT[value] if value in EVENT_SHORT else card_name(value)), ()
+    return (event_short(value) if value in EVENT_SHORT else card_name(value)), ()
 
 
-_PROMPT_TITLE = {
-    "roll": "roll", "magnetic_shielding": "Magnetic Shielding",
-    "quantum_tunnel": "Quantum Tunnel?", "physical_qubits": "Physical Qubits",
-    "bennett": "Bennett", "mechanic": "The Mechanic", "quantum_gates": "Quantum Gates",
-    "discard": "discard", "draw": "draw",
+_PROMPT_TITLE = {  # a lower-case title is the player's: "Mercurial: roll"
+    "roll": N_("roll"), "magnetic_shielding": N_("Magnetic Shielding"),
+    "quantum_tunnel": N_("Quantum Tunnel?"), "physical_qubits": N_("Physical Qubits"),
+    "bennett": N_("Bennett"), "mechanic": N_("The Mechanic"), "quantum_gates": N_("Quantum Gates"),
+    "discard": N_("discard"), "draw": N_("draw"),
 }
+_SETUP_PROMPT_TITLE = {"roll": N_("Roll"), "draw": N_("Draw"), "discard": N_("Discard")}
 
 
 def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     k = p["kind"]
     o = odds.prompt_odds(g)
-    purpose = PURPOSE.get(p.get("purpose", ""), p.get("purpose"))
+    said = purpose(p.get("purpose", ""))
     if k == "roll":
         die = "d8" if p["die"] == "d8" else "Centarious"
-        lines = [f"{who(p['player'])}: roll {die}", f"for {purpose}"]
+        lines = [_("{ship}: roll {die}").format(ship=who(p['player']), die=die),
+                 _("for {purpose}").format(purpose=said)]
         return lines + ([_need_line(o)] if o is not None else [])
     if k == "magnetic_shielding":
-        lines = [f"{ROLL_WORD.get(p['purpose'], purpose)} roll: {p['raw']}"]
+        word = _said(ROLL_WORD, p['purpose']) if p["purpose"] in ROLL_WORD else said
+        lines = [_("{roll} roll: {face}").format(roll=word, face=p['raw'])]
         return lines + ([_need_line(o)] if o is not None else [])
     if k == "quantum_tunnel":
+        orbital = p["defence"] == "orbital"
         if p["options"] == ["use", "accept"]:
-            return [f"{p['defence'].capitalize()} roll failed:", "use the Tunnel?"]
-        return [f"{p['defence'].capitalize()} defence due", "Tunnel skips the roll"]
+            return [_("Orbital roll failed:") if orbital else _("Ground roll failed:"),
+                    _("use the Tunnel?")]
+        return [_("Orbital defence due") if orbital else _("Ground defence due"),
+                _("Tunnel skips the roll")]
     if k == "physical_qubits":
-        return ["Detected! Choose where", "the ships jump"]
+        return [_("Detected! Choose where"), _("the ships jump")]
     if k == "bennett":
-        return ["Move one component"]
+        return [_("Move one component")]
     if k == "mechanic":
-        return [f"Play {p['plays'] + 1} of 2: {' '.join(p['drawn'])}"]
+        return [_("Play {n} of 2: {cards}").format(n=p['plays'] + 1, cards=' '.join(p['drawn']))]
     if k == "quantum_gates":
-        return [f"Drew {' '.join(p['drawn'])}: keep one"]
+        return [_("Drew {cards}: keep one").format(cards=' '.join(p['drawn']))]
     if k == "discard":
-        return [f"Hand limit {p['limit']}: tap or", "choose a card"]
+        return [_("Hand limit {limit}: tap or").format(limit=p['limit']), _("choose a card")]
     if k == "draw":
-        return [f"{who(p['player'])} draws:", "tap it or choose"]
+        return [_("{ship} draws:").format(ship=who(p['player'])), _("tap it or choose")]
     return []
 
 
@@ -724,15 +793,17 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
     for i, value in enumerate(p["options"]):
         label, targets = _option_label(g, p["kind"], value)
         items.append(Item(label, {"player": p["player"], "do": "choose", "index": i}, targets))
-    model: dict[str, Any] = {"title": _PROMPT_TITLE[p["kind"]], "text": _prompt_text(g, p),
+    kind = p["kind"]
+    model: dict[str, Any] = {"title": _(_PROMPT_TITLE[kind]), "text": _prompt_text(g, p),
                              "items": items}
     if _in_setup(g, len(g.log)):  # a setup roll or draw: the counter goes on
         started = g.state.status != "setup"  # ships placed: the start screen was shown
         index = len(SETUP_STEPS) + PLACEMENTS + len(g.inputs) + 1 + started
-        model.update(title=model["title"].capitalize(), right=_setup_counter(g, index))
+        model.update(title=_(_SETUP_PROMPT_TITLE.get(kind, _PROMPT_TITLE[kind])),
+                     right=_setup_counter(g, index))
     else:
         model.update(_bar(g))
-        if model["title"][0].islower():
+        if kind in _SETUP_PROMPT_TITLE:  # the player's own step
             model["title"] = f"{who(p['player'])}: {model['title']}"
     return model
 
@@ -775,34 +846,38 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
         dest = board.navigate(act["card"], act["player"], s.pos, s.options["cnot_phase_kickback"])
         targets = tuple(dict.fromkeys(dest))
         if dest == s.pos:
-            return Item(f"{act['card']}: no effect", act, targets)
+            return Item(_("{card}: no effect").format(card=act['card']), act, targets)
         label = f"{act['card']} → {where(dest)}"
         if o is not None:
             label += f" {target_text(o)}"
         elif dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" and dest[0] != s.pos[0]:
-            label += " safe"
+            label += " " + _("safe")
         if _leaves(s.pos, dest):
-            confirm = {"menu": "confirm", "title": "Leave Entanglion?",
-                       "text": [f"{act['card']} takes the ships", f"out to {where(dest)}"],
-                       "items": [Item("No, stay", {"session": "keep"}),
-                                 Item("Yes, leave", act, targets)]}
+            confirm = {"menu": "confirm", "title": _("Leave Entanglion?"),
+                       "text": [_("{card} takes the ships").format(card=act['card']),
+                                _("out to {where}").format(where=where(dest))],
+                       "items": [Item(_("No, stay"), {"session": "keep"}),
+                                 Item(_("Yes, leave"), act, targets)]}
             return Item(label, confirm, targets)
         return Item(label, act, targets)
     if do == "exchange":
-        return Item(f"Exchange {act['card']}", act)
+        return Item(_("Exchange {card}").format(card=act['card']), act)
     if do == "retrieve":
-        return Item(f"Retrieve {need_text(o)}", act, (s.pos[0],))
+        return Item(_("Retrieve {need}").format(need=need_text(o)), act, (s.pos[0],))
     if do == "event":
-        return Item(f"Play {EVENT_SHORT[act['card']]}", act)
-    return Item("Pass", act)
+        return Item(_("Play {event}").format(event=event_short(act['card'])), act)
+    return Item(_("Pass"), act)
 
 
 def _interconnect_item(g: Entanglion, trades: list[dict[str, Any]]) -> Item:
     other_ship = RUBICON if trades[0]["player"] == MERCURIAL else MERCURIAL
-    menu = {"menu": "interconnect", "title": "Qubit Interconnect",
-            "text": [f"Trade with {who(other_ship)}", "Free; then your move"],
-            "items": [Item(f"Give {a['give']}, get {a['take']}", a) for a in trades]}
-    return Item("Qubit Interconnect", menu)
+    title = name("qubit_interconnect")
+    menu = {"menu": "interconnect", "title": title,
+            "text": [_("Trade with {ship}").format(ship=who(other_ship)),
+                     _("Free; then your move")],
+            "items": [Item(_("Give {give}, get {take}").format(give=a['give'], take=a['take']), a)
+                      for a in trades]}
+    return Item(title, menu)
 
 
 def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
@@ -817,12 +892,13 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
     if trades:
         ranked.append(((5, 0), len(ranked), _interconnect_item(g, trades)))
     items = [item for _, _, item in sorted(ranked, key=lambda r: (r[0], r[1]))]
-    title = f"{who(g.turn_player)}: " + ("exchange" if only == "exchange" else "your move")
+    title = f"{who(g.turn_player)}: " + (_("exchange") if only == "exchange" else _("your move"))
     text: list[str] = []
     if only == "exchange":
-        text = ["Tap a card or choose"]
+        text = [_("Tap a card or choose")]
     elif g.check({"player": g.turn_player, "do": "retrieve"}) is None:
-        text = [f"Here: {PART[g.state.planet_components[g.state.pos[0]]]}"]
+        text = [_("Here: {component}").format(
+            component=part(g.state.planet_components[g.state.pos[0]]))]
     return {"title": title, "text": text, "items": items, **_bar(g)}
 
 
@@ -849,28 +925,35 @@ def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
         where_ = next((who(s) for s in SHIPS if card.name in g.state.ship_components[s]), None)
         if where_ is None:
             where_ = next((SHORT[p] for p, c in g.state.planet_components.items()
-                           if c == card.name), "off the board")
-        return _card_screen("component", card.name, "Component", f"now: {where_}")
+                           if c == card.name), _("off the board"))
+        return _card_screen("component", card.name, _("Component"),
+                            _("now: {where}").format(where=where_))
     p = g.awaiting()
     if p is None:
-        return "The game is over"
+        return _("The game is over")
     if seat is not None and seat != p:
-        return f"Pad {pad} is {who(seat)}'s; {who(p)} is up"
-    name = card.name.upper() if card.kind == "engine" else card.name
+        return _("Pad {pad} is {owner}'s; {ship} is up").format(pad=pad, owner=who(seat),
+                                                                 ship=who(p))
+    key = card.name.upper() if card.kind == "engine" else card.name
     if g.pending:
         kind = g.pending["kind"]
         if kind not in ("draw", "mechanic", "quantum_gates", "discard"):
-            return "Choose with UP/DOWN, OK"
-        if name not in g.pending["options"]:
-            return f"{card_name(name)} is not a choice here"
-        return {"player": p, "do": "choose", "value": name}
+            return _("Choose with UP/DOWN, OK")
+        if key not in g.pending["options"]:
+            return _("{card} is not a choice here").format(card=card_name(key))
+        return {"player": p, "do": "choose", "value": key}
+    # The refusals a tap meets most, in the table's words (the engine's are English).
     if card.kind == "event":
-        return {"player": p, "do": "event", "card": name}
+        if key not in g.state.held_events[p]:
+            return _("{ship} does not hold {event}").format(ship=who(p), event=name(key))
+        return {"player": p, "do": "event", "card": key}
     if card.kind != "engine":
-        return f"{card.kind} cards do nothing here"
-    if name == PROBE:
-        return "PROBE is never played"
-    act = {"player": p, "do": "exchange" if exchange else "navigate", "card": name}
+        return _("That card does nothing here")
+    if key == PROBE:
+        return _("PROBE is never played")
+    if key not in g.state.hands[p]:
+        return _("{ship} has no {card} in hand").format(ship=who(p), card=key)
+    act = {"player": p, "do": "exchange" if exchange else "navigate", "card": key}
     if not exchange and g.check(act) is None:
         item = _action_item(g, act, odds.action_odds(g, act))
         if isinstance(item.action, dict) and "menu" in item.action:

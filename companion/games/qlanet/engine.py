@@ -449,13 +449,18 @@ class Qlanet(SnapshotEngine):
                                 f"{_FORCED_KINDS[kind]}")
         return item
 
+    def _reshuffle_if_empty(self) -> None:
+        """An empty deck takes the discards back, shuffled (deck refill only)."""
+        s = self.state
+        if not s.deck:
+            s.deck, s.discard = s.discard, []
+            s.rng = shuffle(s.rng, s.deck)
+            self._log("reshuffle", cards=len(s.deck))
+
     def _draw_card(self) -> str:
         s = self.state
         if s.options["refill"] == "deck":
-            if not s.deck:
-                s.deck, s.discard = s.discard, []
-                s.rng = shuffle(s.rng, s.deck)
-                self._log("reshuffle", cards=len(s.deck))
+            self._reshuffle_if_empty()
             return s.deck.pop(0)
         s.rng, i = below(s.rng, len(CARDS))
         return CARDS[i]
@@ -463,10 +468,7 @@ class Qlanet(SnapshotEngine):
     def _refill(self, player: int) -> None:
         s = self.state
         if s.options["refill"] == "deck":
-            if not s.deck:  # before the forced card is looked for
-                s.deck, s.discard = s.discard, []
-                s.rng = shuffle(s.rng, s.deck)
-                self._log("reshuffle", cards=len(s.deck))
+            self._reshuffle_if_empty()  # before the forced card is looked for
             forced = self._forced("card", f"camp {player}'s refill")
             if forced is not None:
                 if forced not in s.deck:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
+from ...i18n import _, ngettext
 from ..common import duration, played_seconds
 
 
@@ -51,12 +52,15 @@ def line(st: dict[str, Any]) -> str:
 
 
 def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
-    lines = [f"{st['moves']} moves" + (f", {st['time']}" if st["time"] else ""),
-             f"Costs C0 {st['costs'][0]} C1 {st['costs'][1]}",
-             f"Fixed C0 {st['fixed'][0]} C1 {st['fixed'][1]}",
-             f"BM secrets {st['secrets'][0]}:{st['secrets'][1]}",
-             f"M fixed 0:{st['measured'][0]} 1:{st['measured'][1]}"]
-    return [{"title": "The story", "lines": lines}]
+    """The story on the box's screen, in the table's language (``text`` and
+    ``aggregate`` are the operator's English summaries)."""
+    moves = ngettext("{n} move", "{n} moves", st["moves"]).format(n=st["moves"])
+    lines = [moves + (f", {st['time']}" if st["time"] else ""),
+             _("Costs C0 {a} C1 {b}").format(a=st["costs"][0], b=st["costs"][1]),
+             _("Fixed C0 {a} C1 {b}").format(a=st["fixed"][0], b=st["fixed"][1]),
+             _("BM secrets {a}:{b}").format(a=st["secrets"][0], b=st["secrets"][1]),
+             _("M fixed 0:{a} 1:{b}").format(a=st["measured"][0], b=st["measured"][1])]
+    return [{"title": _("The story"), "lines": lines}]
 
 
 def text(st: dict[str, Any]) -> list[str]:

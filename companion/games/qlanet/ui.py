@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import N_, _, ngettext
 from ...inputs import EXCHANGE
 from ...views.font import wrap
 from ..common import Item, Step
@@ -38,10 +39,15 @@ NAME = "qlanet"
 TITLE = "QLANET"
 SEATS = (0, 1)
 
+# Labels are English marked for the catalogs (N_); the session translates them when
+# shown. Each hand size is its own label: Polish and Czech word 2-4 and 5-6 apart.
+HAND_SIZES = {3: N_("3 cards each"), 4: N_("4 cards each"), 5: N_("5 cards each"),
+              6: N_("6 cards each")}
 SETUP_STEPS = (
-    Step("opening", "Centre", (("Hidden centre", "hidden_centre"),
-                               ("Public centre", "public_centre"))),
-    Step("hand_size", "Hand", tuple((f"{n} cards each", n) for n in RULINGS["hand_size"].allowed),
+    Step("opening", N_("Centre"), ((N_("Hidden centre"), "hidden_centre"),
+                                   (N_("Public centre"), "public_centre"))),
+    Step("hand_size", N_("Hand"), tuple((HAND_SIZES[n], n)
+                                        for n in RULINGS["hand_size"].allowed),
          RULINGS["hand_size"].default),
 )
 
@@ -50,7 +56,7 @@ LOG_LINES = 4  # moves on the second status page
 
 
 def camp(p: int | None) -> str:
-    return "Box" if p is None else f"Camp {p}"
+    return _("Box") if p is None else _("Camp {camp}").format(camp=p)
 
 
 def short(p: int) -> str:
@@ -72,7 +78,7 @@ def cells(g: Qlanet, viewer: Any = "spectator") -> list[str]:
 def where(card: str, planets: list[int]) -> str:
     """``H on 5``, ``CX0 4->5`` (control first), ``SW 4<>5``, ``BM 4+5``."""
     if len(planets) == 1:
-        return f"{card} on {planets[0]}"
+        return _("{card} on {planet}").format(card=card, planet=planets[0])
     a, b = planets
     sign = "->" if card in ORDERED else "<>" if card == "SW" else "+"
     return f"{card} {a}{sign}{b}"
@@ -108,6 +114,21 @@ def result_reason(g: Qlanet) -> str | None:
     return "; ".join(f"camp {c}: {why}" for c, why in sorted(e["reasons"].items()))
 
 
+def reason_text(reason: str) -> str:
+    """Why a camp won, in the table's language. The log keeps the engine's English
+    (``line 1-5-9``, ``five fixed``, ``move cap 60``, ``cost cap 150``)."""
+    kind, _sep, rest = reason.rpartition(" ")
+    if reason == "five fixed":
+        return _("five fixed")
+    if kind == "line":
+        return _("line {planets}").format(planets=rest)
+    if kind == "move cap":
+        return _("move cap {n}").format(n=rest)
+    if kind == "cost cap":
+        return _("cost cap {n}").format(n=rest)
+    return reason
+
+
 def status_line(g: Qlanet) -> str:
     s = g.state
     if s.status == "won":
@@ -120,7 +141,7 @@ def status_line(g: Qlanet) -> str:
 def describe(act: dict[str, Any]) -> str:
     """An input in words (the undo notice)."""
     if act["do"] == "discard":
-        return f"{short(act['player'])}: discard {act['card']}"
+        return _("{camp}: discard {card}").format(camp=short(act["player"]), card=act["card"])
     return f"{short(act['player'])}: {where(act['card'], act['planets'])}"
 
 
@@ -130,9 +151,9 @@ def undo_block(g: Qlanet) -> str | None:
     The refusal depends only on the card played, which is public."""
     last = g.inputs[-1] if g.inputs else None
     if last and last.get("card") == "M" and last["do"] == "play":
-        return "An M result was shown: no undo"
+        return _("An M result was shown: no undo")
     if last and last.get("card") == "BM" and last["do"] == "play":
-        return "A BM secret was made: no undo"
+        return _("A BM secret was made: no undo")
     return None
 
 
@@ -151,8 +172,8 @@ def status(g: Qlanet, page: int = 0) -> dict[str, Any]:
     if page:
         lines = [f"{short(c)}: {' '.join(s.hands[c])}" for c in SEATS]
         moves = [_move_text(e) for e in g.log if e["type"] in ("play", "discard")]
-        lines += moves[-LOG_LINES:] or ["no moves yet"]
-        return {"screen": "text", "title": "Hands and last moves", "lines": lines,
+        lines += moves[-LOG_LINES:] or [_("no moves yet")]
+        return {"screen": "text", "title": _("Hands and last moves"), "lines": lines,
                 "hint": "UP/DOWN"}
     last = next((e for e in reversed(g.log) if e["type"] in ("play", "discard")), None)
     return {
@@ -166,7 +187,7 @@ def status(g: Qlanet, page: int = 0) -> dict[str, Any]:
 def _move_text(e: dict[str, Any]) -> str:
     p = short(e["player"])
     if e["type"] == "discard":
-        return f"{p} drop {e['card']}"
+        return _("{camp} drop {card}").format(camp=p, card=e["card"])
     return f"{p} {where(e['card'], e['planets'])}"
 
 
@@ -189,7 +210,7 @@ def end_screen(g: Qlanet, page: int = 0, told: dict[str, Any] | None = None
     more = story_pages(told) if told else []
     page %= 1 + len(more)
     out = {"screen": "qlanet_end", "winners": list(e["winners"]),
-           "reason": "; ".join(e["reasons"][str(w)] for w in e["winners"]
+           "reason": "; ".join(reason_text(e["reasons"][str(w)]) for w in e["winners"]
                                if str(w) in e["reasons"]),
            "costs": list(s.costs), "moves": s.turn_number, "planets": cells(g, "truth"),
            "page": page, "pages": 1 + len(more)}
@@ -218,47 +239,54 @@ def private_screen(g: Qlanet, seat_: int) -> dict[str, Any]:
 
 def peek_warning(g: Qlanet, seat_: int) -> dict[str, Any]:
     other = 1 - seat_
-    return {"screen": "text", "title": f"{camp(seat_)}'s secret",
-            "lines": [f"{camp(other)}: look away!", "Hold EXCHANGE to show,",
-                      "let go to hide it.", "OK: back to the game"], "hint": ""}
+    return {"screen": "text", "title": _("{camp}'s secret").format(camp=camp(seat_)),
+            "lines": [_("{camp}: look away!").format(camp=camp(other)),
+                      _("Hold EXCHANGE to show,"), _("let go to hide it."),
+                      _("OK: back to the game")], "hint": ""}
 
 
-def _text(title: str, *lines: str, hint: str = "OK next") -> dict[str, Any]:
-    return {"screen": "text", "title": title, "lines": list(lines), "hint": hint}
+def _text(title: str, *lines: str, hint: str | None = None) -> dict[str, Any]:
+    return {"screen": "text", "title": title, "lines": list(lines),
+            "hint": _("OK next") if hint is None else hint}
 
 
 def notices(g: Qlanet, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What players read after an input: the move, a measurement, the card to take."""
     out: list[dict[str, Any]] = []
     lines: list[str] = []
-    title = "What happened"
+    title = _("What happened")
+    opening = False
     for e in entries:
         t, p = e["type"], e.get("player")
         if t == "setup":
-            title = "Start"
-            lines += [f"{short(c)} takes {' '.join(e['hands'][c])}" for c in SEATS]
-            lines.append(f"{camp(e['first_player'])} starts")
+            title, opening = _("Start"), True
+            lines += [_("{camp} takes {cards}").format(camp=short(c), cards=" ".join(e["hands"][c]))
+                      for c in SEATS]
+            lines.append(_("{camp} starts").format(camp=camp(e["first_player"])))
             if "?" in e["planets"]:
-                lines.append("Nobody knows planet ?")
+                lines.append(_("Nobody knows planet ?"))
         elif t == "play":
             lines.append(f"{short(p)}: {where(e['card'], e['planets'])} "
                          f"(+{e['cost']}={e['total']})")
         elif t == "discard":
-            lines.append(f"{short(p)} discards {e['card']} (+{e['cost']}={e['total']})")
+            lines.append(_("{camp} discards {card} (+{cost}={total})").format(
+                camp=short(p), card=e["card"], cost=e["cost"], total=e["total"]))
         elif t == "measure":
-            lines.append(f"Planet {e['planet']} fixed: F{e['result']}")
+            lines.append(_("Planet {planet} fixed: F{result}").format(planet=e["planet"],
+                                                                     result=e["result"]))
         elif t == "bell":
             a, b = e["planets"]
-            lines.append(f"{a}+{b}: secret of {short(p)}")
+            lines.append(_("{a}+{b}: secret of {camp}").format(a=a, b=b, camp=short(p)))
         elif t == "refill":
-            lines.append(f"{short(p)}: take a {e['card']}")
+            lines.append(_("{camp}: take a {card}").format(camp=short(p), card=e["card"]))
         elif t == "reshuffle":
-            lines.append(f"Shuffle {e['cards']} played cards")
+            lines.append(ngettext("Shuffle {n} played card", "Shuffle {n} played cards",
+                                  e["cards"]).format(n=e["cards"]))
         elif t == "turn" and e["number"] > 1:
-            lines.append(f"Next: {camp(p)}")
+            lines.append(_("Next: {camp}").format(camp=camp(p)))
         elif t == "reveal":
             out.append(_text(title, *lines))
-            lines, title = [], "Secrets revealed"
+            lines, title, opening = [], _("Secrets revealed"), False
             for b in e["bells"]:
                 a, c = b["planets"]
                 lines.append(f"{short(b['player'])} BM {a}+{c}: {b['code']}")
@@ -266,13 +294,14 @@ def notices(g: Qlanet, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
                       if p.get("group") and p["group"][0] == p["planet"] and
                       len(p["group"]) > 2]
             if not lines:
-                lines.append("No BM was played")
+                lines.append(_("No BM was played"))
     if lines:
         text = _text(title, *lines)
-        if title == "Start":
-            text["right"] = f"Setup {setup_total(g.state.options)}/{setup_total(g.state.options)}"
+        if opening:
+            total = setup_total(g.state.options)
+            text["right"] = _("Setup {index}/{total}").format(index=total, total=total)
         if sum(len(wrap(line)) for line in lines) > 5:  # the rest a press of DOWN away
-            text.update(lines=_fit(lines), details=lines, hint="▼ more  OK")
+            text.update(lines=_fit(lines), details=lines, hint=_("▼ more  OK"))
         out.append(text)
     return out
 
@@ -283,7 +312,7 @@ def _fit(lines: list[str]) -> list[str]:
         if sum(len(wrap(x)) for x in kept + [line]) > 4:
             break
         kept.append(line)
-    return kept + [f"+{len(lines) - len(kept)} more: DOWN"]
+    return kept + [_("+{n} more: DOWN").format(n=len(lines) - len(kept))]
 
 
 # ------------------------------------------------------------------ menus
@@ -308,11 +337,12 @@ def _pick_menu(g: Qlanet, card: str, chosen: list[int], acts: list[dict[str, Any
         return set(want) <= set(a["planets"])
 
     if card not in TWO_PLANET:
-        what = "which planet?"
+        what = _("which planet?")
     elif card in ORDERED:
-        what = "control?" if n == 0 else f"target of {chosen[0]}?"
+        what = _("control?") if n == 0 else _("target of {planet}?").format(planet=chosen[0])
     else:
-        what = "first planet?" if n == 0 else f"{chosen[0]} and which?"
+        what = _("first planet?") if n == 0 else _("{planet} and which?").format(
+            planet=chosen[0])
     need = 2 if card in TWO_PLANET else 1
     items = []
     for q in range(1, 10):
@@ -324,7 +354,8 @@ def _pick_menu(g: Qlanet, card: str, chosen: list[int], acts: list[dict[str, Any
             nxt = _pick_menu(g, card, planets, matching, board)  # only those acts go on
         else:
             nxt = _confirm_menu(g, matching[0])
-        items.append(Item(f"Planet {q}  {board[q - 1]}", nxt, tuple(str(x) for x in planets)))
+        items.append(Item(_("Planet {planet}  {cell}").format(planet=q, cell=board[q - 1]), nxt,
+                          tuple(str(x) for x in planets)))
     return {"menu": MENU, "title": f"{short(p)} {card}: {what}", "text": [], "items": items}
 
 
@@ -334,30 +365,36 @@ def _confirm_menu(g: Qlanet, act: dict[str, Any]) -> dict[str, Any]:
     price = cost(act["card"], s.options)
     targets = tuple(str(q) for q in act["planets"])
     return {"menu": MENU, "title": f"{short(p)}: {where(act['card'], act['planets'])}?",
-            "text": [f"Cost {price}: total {s.costs[p] + price}"],
-            "items": [Item("Play it", act, targets), Item("Cancel", {"session": "keep"})]}
+            "text": [_cost_line(price, s.costs[p])],
+            "items": [Item(_("Play it"), act, targets), Item(_("Cancel"), {"session": "keep"})]}
+
+
+def _cost_line(price: int, total: int) -> str:
+    return _("Cost {cost}: total {total}").format(cost=price, total=total + price)
 
 
 def _discard_menu(g: Qlanet, act: dict[str, Any]) -> dict[str, Any]:
     s = g.state
     p = act["player"]
     price = cost(act["card"], s.options) if s.options["no_legal_play"] == "discard_pay" else 0
-    return {"menu": MENU, "title": f"{short(p)}: discard {act['card']}?",
-            "text": ["No card can be played", f"Cost {price}: total {s.costs[p] + price}"],
-            "items": [Item("Discard it", act), Item("Cancel", {"session": "keep"})]}
+    return {"menu": MENU, "title": _("{camp}: discard {card}?").format(camp=short(p),
+                                                                     card=act["card"]),
+            "text": [_("No card can be played"), _cost_line(price, s.costs[p])],
+            "items": [Item(_("Discard it"), act), Item(_("Cancel"), {"session": "keep"})]}
 
 
 def card_menu(g: Qlanet, card: str) -> dict[str, Any] | str:
     """What choosing ``card`` from the awaited camp's hand leads to (or why not)."""
     p = g.awaiting()
     if p is None:
-        return "The game is over"
+        return _("The game is over")
     hand = g.state.hands[p]
     if card not in hand:
-        return f"{camp(p)} has no {card} (hand: {' '.join(hand)})"
+        return _("{camp} has no {card} (hand: {hand})").format(camp=camp(p), card=card,
+                                                               hand=" ".join(hand))
     acts = [a for a in g.legal_actions() if a["card"] == card]
     if not acts:
-        return f"{card} has no planet it may target now"
+        return _("{card} has no planet it may target now").format(card=card)
     if acts[0]["do"] == "discard":
         return _discard_menu(g, acts[0])
     return _pick_menu(g, card, [], acts)
@@ -376,19 +413,21 @@ def action_menu(g: Qlanet, only: str | None = None) -> dict[str, Any]:
         for card in dict.fromkeys(g.state.hands[p]):
             nxt = card_menu(g, card)
             if isinstance(nxt, dict):
-                verb = "Discard" if "discard" in nxt["title"] else "Play"
-                items.append(Item(f"{verb} {card} ({cost(card, g.state.options)})", nxt))
-    return {"title": f"{camp(p)}: your move", "text": ["Tap a card, or choose"],
-            "items": items}
+                discard = nxt["items"][0].action.get("do") == "discard"
+                verb = _("Discard {card} ({cost})") if discard else _("Play {card} ({cost})")
+                items.append(Item(verb.format(card=card, cost=cost(card, g.state.options)), nxt))
+    return {"title": _("{camp}: your move").format(camp=camp(p)),
+            "text": [_("Tap a card, or choose")], "items": items}
 
 
 def button(g: Qlanet, name: str) -> dict[str, Any] | str:
     """EXCHANGE opens the peek at a camp's secret; RETRIEVE has no use here."""
     if name == EXCHANGE:
-        return {"menu": "peek", "title": "Peek at a secret", "text": ["Whose?"],
-                "items": [Item(f"{camp(c)}'s secret", {"session": "peek", "seat": c})
+        return {"menu": "peek", "title": _("Peek at a secret"), "text": [_("Whose?")],
+                "items": [Item(_("{camp}'s secret").format(camp=camp(c)),
+                               {"session": "peek", "seat": c})
                           for c in SEATS]}
-    return "Tap a card, or OK for moves"
+    return _("Tap a card, or OK for moves")
 
 
 # ------------------------------------------------------------------ tags
@@ -399,9 +438,10 @@ def tag_action(g: Qlanet, card: Any, seat_: int | None, pad: int,
     """A tapped gate card opens its planet menu (an error string if it cannot)."""
     p = g.awaiting()
     if p is None:
-        return "The game is over"
+        return _("The game is over")
     if seat_ is not None and seat_ != p:
-        return f"Pad {pad} is {camp(seat_)}'s; {camp(p)} is up"
+        return _("Pad {pad} is {owner}'s; {player} is up").format(pad=pad, owner=camp(seat_),
+                                                                  player=camp(p))
     return card_menu(g, card.name.upper())
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
+from ...i18n import _, ngettext
 from ..common import duration, played_seconds, rate
 
 PENALTIES = ("h_penalty", "caught", "draw_two")
@@ -51,10 +52,15 @@ def line(st: dict[str, Any]) -> str:
 
 
 def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
-    lines = [f"{st['turns']} turns" + (f", {st['time']}" if st["time"] else ""),
-             f"Gates played: {st['gates']}", f"H guessed {st['right']} of {st['guesses']}",
-             f"QNO! calls {st['calls']}", f"Caught {st['caught']}x"]
-    return [{"title": "The story", "lines": lines}]
+    """The story on the box's screen, in the table's language (``text`` and
+    ``aggregate`` are the operator's English summaries)."""
+    turns = ngettext("{n} turn", "{n} turns", st["turns"]).format(n=st["turns"])
+    lines = [turns + (f", {st['time']}" if st["time"] else ""),
+             _("Gates played: {n}").format(n=st["gates"]),
+             _("H guessed {right} of {n}").format(right=st["right"], n=st["guesses"]),
+             _("QNO! calls {n}").format(n=st["calls"]),
+             _("Caught {n}x").format(n=st["caught"])]
+    return [{"title": _("The story"), "lines": lines}]
 
 
 def text(st: dict[str, Any]) -> list[str]:

@@ -9,11 +9,13 @@ on screen, LEDs or sound differs with the hidden outcome until then.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ...i18n import N_, _, ngettext, pgettext
 from ..common import Item, Step
 from . import circuit
-from .cards import GATES, HAND_SIZE, is_card, ket, label
+from .cards import DRAW_TWO, GATES, HAND_SIZE, REVERSE, SKIP, is_card, ket, label, parse
 from .engine import IllegalAction, Qno
 from .story import pages as story_pages
 from .story import story
@@ -23,24 +25,96 @@ __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these f
 NAME = "qno"
 TITLE = "QNO"
 
+# Labels are English marked for the catalogs (N_); the session translates them when
+# shown. Each table size is its own label: Polish and Czech word 2-4 and 5-6 apart.
 SETUP_STEPS = (
-    Step("players", "Players", tuple((f"{n} players", n) for n in (2, 3, 4, 5, 6))),
-    Step("hands", "Hands", (("Tap every card drawn", "tracked"),
-                            ("Tap plays only", "honour"))),
+    Step("players", N_("Players"), ((N_("2 players"), 2), (N_("3 players"), 3),
+                                    (N_("4 players"), 4), (N_("5 players"), 5),
+                                    (N_("6 players"), 6))),
+    Step("hands", N_("Hands"), ((N_("Tap every card drawn"), "tracked"),
+                                (N_("Tap plays only"), "honour"))),
 )
 
-VALUE_WORDS = {"draw_two": "Draw Two", "skip": "Skip", "reverse": "Reverse"}
-REASON = {"deal": "deal", "draw": "draw", "draw_two": "Draw Two", "h_reward": "H guessed",
-          "h_penalty": "H missed", "caught": "caught: no QNO!"}
+VALUE_WORDS = {"draw_two": N_("Draw Two"), "skip": N_("Skip"), "reverse": N_("Reverse")}
+REASON = {"draw_two": N_("Draw Two"), "h_reward": N_("H guessed"), "h_penalty": N_("H missed"),
+          "caught": N_("caught: no QNO!")}  # why a player draws (a deal or a draw goes unsaid)
+# Translators: short card values after a ket, as in "|10> Skip" and "|01> Rev" (Reverse).
+SHORT_VALUE = {SKIP: N_("Skip"), REVERSE: N_("Rev")}
+GAME_OVER = {"empty hand": N_("empty hand"),
+             "draw pile empty: fewest cards": N_("draw pile empty: fewest cards")}
 CIRCUIT_WINDOW = 12  # columns on one OLED page
+
+# Why the engine refuses an input, as its ``check`` words it (English, with the
+# placeholders named here): the screens show it in the table's language. The
+# longer form of a pair comes first, so it wins the match.
+REFUSALS = (
+    N_("The game is over"), N_("Player {player} is up"),
+    N_("No card is being dealt or drawn"), N_("The start card is already up"),
+    N_("Every {card} is already in play"), N_("Nothing to choose"),
+    N_("Choose one of {options}"), N_("Pass only after drawing (play or draw)"),
+    N_("Tap the cards you draw first"), N_("Turn up the start card"),
+    N_("Choose the qubit first"), N_("Guess the outcome first"),
+    N_("Play the drawn card or keep it"), N_("Only the card just drawn may be played"),
+    N_("That card is not in your hand (tap cards as you draw them)"),
+    N_("Every {card} is already on the discard pile"),
+    N_("Does not match {ket} or {value}"), N_("Does not match {ket}"),
+    N_("A qubit (0 or 1) goes only with a gate card"), N_("You can play a card, so you must"),
+    N_("The box announces QNO! by itself"), N_("Nothing to call"), N_("Nobody to catch"),
+    N_("Call it, do not catch yourself"), N_("An H outcome was shown: no undo"),
+)
+_REFUSAL_PATTERNS = tuple(
+    (re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t))), t) for t in REFUSALS)
 
 
 def who(p: int | None) -> str:
-    return f"P{p}" if p else "Box"
+    """A seat as P1-P6 in every language (as the QNO screen labels the counts), or the
+    box itself."""
+    return f"P{p}" if p else _("Box")
+
+
+def said(table: dict[str, str], key: str) -> str:
+    """A word from one of the tables above in the table's language (else the key)."""
+    return _(table[key]) if key in table else key
 
 
 def value_text(value: str | None) -> str:
-    return "gate" if value is None else VALUE_WORDS.get(value, value)
+    """The top card's value on the resting screen, where 10 characters fit."""
+    if value is None:
+        return pgettext("top card", "gate")
+    if value == DRAW_TWO:
+        return pgettext("top card", "Draw Two")
+    if value == SKIP:
+        return pgettext("top card", "Skip")
+    if value == REVERSE:
+        return pgettext("top card", "Reverse")
+    return value
+
+
+def card_label(card: str) -> str:
+    """A card in a few characters (``label``), its action word in the table's language."""
+    state, value = parse(card)
+    if state is None or value not in SHORT_VALUE:
+        return label(card)
+    return f"{ket(state)} {said(SHORT_VALUE, value)}"
+
+
+def refusal_text(reason: str) -> str:
+    """An engine refusal in the table's language (as it came when not one of ours)."""
+    for pattern, template in _REFUSAL_PATTERNS:
+        found = pattern.fullmatch(reason)
+        if found:
+            words = found.groupdict()
+            if "card" in words and is_card(words["card"]):
+                words["card"] = card_label(words["card"])
+            if "value" in words:
+                words["value"] = value_text(words["value"])
+            return _(template).format(**words)
+    return reason
+
+
+def reason_text(reason: str | None) -> str:
+    """Why the game ended, in the table's language (the log keeps the English key)."""
+    return said(GAME_OVER, reason) if reason else ""
 
 
 # ------------------------------------------------------------------ games
@@ -77,7 +151,8 @@ def status_line(g: Qno) -> str:
 
 
 def undo_block(g: Qno) -> str | None:
-    return g.undo_refusal()
+    refusal = g.undo_refusal()
+    return None if refusal is None else refusal_text(refusal)
 
 
 def seat(config: Any, pad: int) -> int | None:
@@ -119,7 +194,7 @@ def end_screen(g: Qno, page: int = 0, told: dict[str, Any] | None = None) -> dic
     more = story_pages(told) if told else []
     page %= 1 + len(more)
     out = {"screen": "qno_end", "winners": [who(w) for w in s.winners],
-           "reason": result_reason(g) or "", "turns": s.turn_number,
+           "reason": reason_text(result_reason(g)), "turns": s.turn_number,
            "state": s.top_state, "gates": len(circuit.columns(s.circuit)),
            "page": page, "pages": 1 + len(more)}
     if page:
@@ -143,7 +218,8 @@ def _tracked(options: dict[str, Any]) -> bool:
 
 
 def _setup_counter(g: Qno, index: int) -> str:
-    return f"Setup {index}/{setup_total(g.state.options, g)}"
+    return _("Setup {index}/{total}").format(index=index,
+                                              total=setup_total(g.state.options, g))
 
 
 def _setup_index(g: Qno) -> int:
@@ -153,8 +229,9 @@ def _setup_index(g: Qno) -> int:
     return len(SETUP_STEPS) + len(g.inputs) + gates + (0 if _tracked(g.state.options) else 1) + 1
 
 
-def _text(title: str, *lines: str, hint: str = "OK next") -> dict[str, Any]:
-    return {"screen": "text", "title": title, "lines": list(lines), "hint": hint}
+def _text(title: str, *lines: str, hint: str | None = None) -> dict[str, Any]:
+    return {"screen": "text", "title": title, "lines": list(lines),
+            "hint": _("OK next") if hint is None else hint}
 
 
 def notices(g: Qno, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -165,7 +242,7 @@ def notices(g: Qno, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     def screen(model: dict[str, Any]) -> None:
         if lines:  # what happened before it comes first
-            out.append(_text("What happened", *lines))
+            out.append(_text(_("What happened"), *lines))
             lines.clear()
         out.append(model)
 
@@ -173,48 +250,60 @@ def notices(g: Qno, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         t = e["type"]
         p = e.get("player")
         if t == "setup" and not tracked:
-            out.append(_text("Deal", f"Deal 5 cards to each of {e['players']} players",
-                             f"{who(e['first'])} starts", *lines, hint="OK next")
+            out.append(_text(_("Deal"),
+                             ngettext("Deal {cards} cards to each of {n} player",
+                                      "Deal {cards} cards to each of {n} players",
+                                      e["players"]).format(cards=HAND_SIZE, n=e["players"]),
+                             _("{player} starts").format(player=who(e["first"])), *lines)
                        | {"right": _setup_counter(g, len(SETUP_STEPS) + 1)})
             lines.clear()
         elif t == "dealer":
-            lines.append(f"Dealer: {who(p)}")
+            lines.append(_("Dealer: {player}").format(player=who(p)))
         elif t == "start_gate":
-            how = ("Bury it in the pile" if e["how"] == "bury" else "Shuffle it into the pile")
-            screen(_text("A gate", f"{e['card']} cannot start.", how, "and turn the next card")
+            how = (_("Bury it in the pile") if e["how"] == "bury"
+                   else _("Shuffle it into the pile"))
+            screen(_text(_("A gate"), _("{card} cannot start.").format(card=e["card"]), how,
+                         _("and turn the next card"))
                    | {"right": _setup_counter(g, _setup_index(g) - 1)})
         elif t == "start":
-            lines.append(f"Start: {label(e['card'])}")
+            lines.append(_("Start: {card}").format(card=card_label(e["card"])))
         elif t == "skip":
-            lines.append(f"{who(p)} is skipped")
+            lines.append(_("{player} is skipped").format(player=who(p)))
         elif t == "reverse":
-            lines.append("Reverse: play runs " + ("up" if e["direction"] > 0 else "down"))
+            lines.append(_("Reverse: play runs up") if e["direction"] > 0
+                         else _("Reverse: play runs down"))
         elif t == "must_draw" and e["reason"] not in ("deal", "draw"):
-            lines.append(f"{who(p)} draws {e['count']} ({REASON[e['reason']]})")
+            lines.append(_("{player} draws {count} ({reason})").format(
+                player=who(p), count=e["count"], reason=said(REASON, e["reason"])))
         elif t == "gate":
             lines.append(f"{e['card']} q{e['qubit']}: |{e['before']}> -> |{e['after']}>")
         elif t == "measured":
-            screen(_text("H: measured", f"{who(p)}'s H on q{e['qubit']}:",
-                             e["superposition"], "Outcome fixed, hidden.", hint="OK guess"))
+            screen(_text(_("H: measured"),
+                         _("{player}'s H on q{qubit}:").format(player=who(p), qubit=e["qubit"]),
+                         e["superposition"], _("Outcome fixed, hidden."), hint=_("OK guess")))
         elif t == "reveal":
-            mark = "Right!" if e["right"] else "Wrong"
-            screen(_text(f"H fell |{e['result']}>", f"{who(p)} guessed |{e['guess']}>: "
-                             f"{mark}"))
+            mark = _("Right!") if e["right"] else _("Wrong")
+            screen(_text(_("H fell {ket}").format(ket=ket(e["result"])),
+                         _("{player} guessed {ket}: {mark}").format(
+                             player=who(p), ket=ket(e["guess"]), mark=mark)))
         elif t == "reshuffle":
-            screen(_text("Draw pile empty", "Keep the top card;",
-                             f"shuffle the other {e['count']}", "into a new draw pile"))
+            screen(_text(_("Draw pile empty"), _("Keep the top card;"),
+                         ngettext("shuffle the other {n}", "shuffle the other {n}",
+                                  e["count"]).format(n=e["count"]),
+                         _("into a new draw pile")))
         elif t == "no_cards":
-            lines.append(f"No cards left: {who(p)} draws {e['missing']} fewer")
+            lines.append(_("No cards left: {player} draws {n} fewer").format(
+                player=who(p), n=e["missing"]))
         elif t == "qno":
-            screen(_text("QNO!", f"{who(p)} has one card left"))
+            screen(_text("QNO!", _("{player} has one card left").format(player=who(p))))
         elif t == "caught":
-            lines.append(f"{who(p)} did not call QNO!")
+            lines.append(_("{player} did not call QNO!").format(player=who(p)))
         elif t == "call":
-            lines.append(f"{who(p)} calls QNO!")
+            lines.append(_("{player} calls QNO!").format(player=who(p)))
         elif t == "retrigger":
-            lines.append(f"{VALUE_WORDS[e['action']]} fires again")
+            lines.append(_("{action} fires again").format(action=said(VALUE_WORDS, e["action"])))
     if lines:
-        out.append(_text("What happened", *lines))
+        out.append(_text(_("What happened"), *lines))
     bar = _bar(g)  # the turn as the input left it, as on the resting screen after them
     return [model if "right" in model else {**model, **bar} for model in out]
 
@@ -236,14 +325,15 @@ def _qubit_items(g: Qno, p: dict[str, Any]) -> list[Item]:
     top = s.top_state
     items = []
     for q in (1, 0):  # q1 first: it is the left digit of the ket
-        where = "left" if q == 1 else "right"
+        where = _("q1 left") if q == 1 else _("q0 right")
         if p["gate"] == "X":
-            text = f"q{q} {where}: → |{circuit.apply_x(top, q)}>"
+            text = f"{where}: → {ket(circuit.apply_x(top, q))}"
         elif p["gate"] == "CNOT":
-            text = f"control q{q}: → |{circuit.apply_cnot(top, q)}>"
+            text = _("control q{qubit}: → {ket}").format(
+                qubit=q, ket=ket(circuit.apply_cnot(top, q)))
         else:
             a, b = circuit.h_outcomes(top, q)
-            text = f"q{q} {where}: |{a}>/|{b}>"
+            text = f"{where}: {ket(a)}/{ket(b)}"
         items.append(Item(text, {"player": p["player"], "do": "choose", "value": q}))
     return items
 
@@ -259,27 +349,32 @@ def _prompt(g: Qno) -> dict[str, Any]:
     kind, pl = p["kind"], p["player"]
     if kind == "take":
         n = p["count"]
-        more = f"{n} more cards" if n > 1 else "1 more card"
+        take = [_("Take the top card"), _("and tap it on a pad")]
         if p["reason"] == "deal":
-            return {"title": f"Deal {who(pl)}", "right": _setup_counter(g, _setup_index(g)),
-                    "text": [f"{who(pl)}: {more}", "Take the top card", "and tap it on a pad"],
-                    "items": []}
-        return {"title": f"{who(pl)}: draw {n}", "text": ["Take the top card",
-                                                          "and tap it on a pad"], "items": []}
+            more = ngettext("{player}: {n} more card", "{player}: {n} more cards", n)
+            return {"title": _("Deal {player}").format(player=who(pl)),
+                    "right": _setup_counter(g, _setup_index(g)),
+                    "text": [more.format(player=who(pl), n=n), *take], "items": []}
+        return {"title": _("{player}: draw {n}").format(player=who(pl), n=n), "text": take,
+                "items": []}
     if kind == "turn_up":
-        return {"title": "Start", "right": _setup_counter(g, _setup_index(g)),
-                "text": ["Turn up the top card", "and tap it"], "items": []}
+        return {"title": _("Start"), "right": _setup_counter(g, _setup_index(g)),
+                "text": [_("Turn up the top card"), _("and tap it")], "items": []}
     if kind == "qubit":
-        title = "Which control?" if p["gate"] == "CNOT" else f"{p['gate']} on which qubit?"
-        return {"title": f"{who(pl)}: {title}", "text": [f"Top |{g.state.top_state}>"],
+        title = (_("{player}: which control?") if p["gate"] == "CNOT"
+                 else _("{player}: {gate} on which qubit?"))
+        return {"title": title.format(player=who(pl), gate=p["gate"]),
+                "text": [_("Top {ket}").format(ket=ket(g.state.top_state))],
                 "items": _qubit_items(g, p)}
     if kind == "guess":
-        return {"title": f"{who(pl)}: guess", "text": [f"H on q{p['qubit']}: which way?"],
+        return {"title": _("{player}: guess").format(player=who(pl)),
+                "text": [_("H on q{qubit}: which way?").format(qubit=p["qubit"])],
                 "items": [Item(ket(o), {"player": pl, "do": "choose", "value": o})
                           for o in p["options"]]}
     if kind == "drawn":
-        return {"title": f"{who(pl)}: drew a card", "text": ["Tap it to play it, or"],
-                "items": [Item("Keep it", {"player": pl, "do": "pass"})]}
+        return {"title": _("{player}: drew a card").format(player=who(pl)),
+                "text": [_("Tap it to play it, or")],
+                "items": [Item(_("Keep it"), {"player": pl, "do": "pass"})]}
     raise ValueError(f"unknown prompt {kind!r}")
 
 
@@ -288,17 +383,17 @@ def action_menu(g: Qno, only: str | None = None) -> dict[str, Any]:
     items = []
     for a in g.legal_actions():
         if a["do"] == "draw":
-            items.append(Item("Draw a card", a))
+            items.append(Item(_("Draw a card"), a))
         elif a["do"] == "call":
-            items.append(Item(f"{who(a['player'])} calls QNO!", a))
+            items.append(Item(_("{player} calls QNO!").format(player=who(a["player"])), a))
         elif a["do"] == "catch":
-            items.append(Item(f"Catch {who(a['target'])}: no QNO!", a))
-    return {"title": f"{who(g.state.turn)}: your move",
-            "text": ["Tap a card to play it"], "items": items, **_bar(g)}
+            items.append(Item(_("Catch {player}: no QNO!").format(player=who(a["target"])), a))
+    return {"title": _("{player}: your move").format(player=who(g.state.turn)),
+            "text": [_("Tap a card to play it")], "items": items, **_bar(g)}
 
 
 def button(g: Qno, name: str) -> dict[str, Any] | str:
-    return "Tap a card, or OK for moves"
+    return _("Tap a card, or OK for moves")
 
 
 # ------------------------------------------------------------------ tags
@@ -306,21 +401,24 @@ def button(g: Qno, name: str) -> dict[str, Any] | str:
 
 def tag_action(g: Qno, card: Any, seat_: int | None, pad: int,
                exchange: bool = False) -> dict[str, Any] | str:
+    """The input a tapped card makes, or why it cannot (in the table's language)."""
     p = g.awaiting()
     if p is None:
-        return "The game is over"
+        return _("The game is over")
     name = card.name
     pend = g.pending
     kind = pend["kind"] if pend else None
-    if kind == "turn_up":
-        return {"player": p, "do": "turn_up", "card": name}
-    if kind == "take":
-        return {"player": p, "do": "take", "card": name}
-    if seat_ is not None and seat_ != p:
-        return f"Pad {pad} is {who(seat_)}'s; {who(p)} is up"
-    if kind in ("qubit", "guess"):
-        return "Choose with UP/DOWN, OK"
-    return {"player": p, "do": "play", "card": name}
+    if kind in ("turn_up", "take"):
+        act = {"player": p, "do": kind, "card": name}
+    elif seat_ is not None and seat_ != p:
+        return _("Pad {pad} is {owner}'s; {player} is up").format(pad=pad, owner=who(seat_),
+                                                                  player=who(p))
+    elif kind in ("qubit", "guess"):
+        return _("Choose with UP/DOWN, OK")
+    else:
+        act = {"player": p, "do": "play", "card": name}
+    reason = g.check(act)
+    return act if reason is None else refusal_text(reason)
 
 
 def card_from_tag(card: Any) -> bool:

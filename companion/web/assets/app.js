@@ -4,6 +4,27 @@
 const $ = (id) => document.getElementById(id);
 let config = null;
 let last = null;
+// The box's language: the page asks the box for its catalog (msgid -> text) and reloads
+// it whenever a snapshot says the box speaks another language.
+let catalog = {};
+let language = null;
+const _ = (s) => catalog[s] || s;
+const fmt = (s, values) => s.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+
+async function loadCatalog(code) {
+  const r = await fetch("/catalog.json", {credentials: "same-origin"});
+  const got = await r.json();
+  catalog = got.messages || {};
+  language = got.language || code;
+  document.documentElement.lang = language;
+  // The page's own words (marked data-t in index.html), kept in English in data-en.
+  for (const e of document.querySelectorAll("[data-t]")) {
+    if (!e.dataset.en) e.dataset.en = e.textContent;
+    e.textContent = _(e.dataset.en);
+  }
+  for (const e of document.querySelectorAll("[data-t-alt]")) e.alt = _(e.dataset.tAlt);
+  document.title = _("companion: the table's screen");
+}
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -51,9 +72,9 @@ function setupControls() {
   const buttons = $("buttons");
   buttons.textContent = "";
   for (const name of config.buttons) addButton(buttons, name, {kind: "press", button: name});
-  addButton(buttons, "Hold BACK (undo)", {kind: "hold", button: "BACK"});
-  addButton(buttons, "Hold EXCHANGE", {kind: "hold", button: "EXCHANGE"});
-  addButton(buttons, "Let go EXCHANGE", {kind: "release", button: "EXCHANGE"});
+  addButton(buttons, _("Hold BACK (undo)"), {kind: "hold", button: "BACK"});
+  addButton(buttons, _("Hold EXCHANGE"), {kind: "hold", button: "EXCHANGE"});
+  addButton(buttons, _("Let go EXCHANGE"), {kind: "release", button: "EXCHANGE"});
   if (config.box) {
     const pad = $("pad");
     pad.textContent = "";
@@ -93,6 +114,11 @@ function renderPrompt(s) {
 
 const SHIP = {mercurial: "Mercurial", rubicon: "Rubicon"};
 const pretty = (n) => String(n).replace(/_/g, " ").toLowerCase().replace(/\b\w/g, (c) => c.toUpperCase());
+// Names (components, events, planets) come from the game's catalog under their English
+// names, which is how pretty() spells them ("Quantum Tunnel", "PHI PLUS").
+const named = (n) => { const p = /[a-z]/.test(n) ? pretty(n) : String(n).replace(/_/g, " "); return _(p); };
+const status = (s) => ({playing: _("playing"), won: _("won"), lost: _("lost"),
+  setup: _("setting up"), abandoned: _("abandoned")})[s] || s;
 
 function renderEntanglion(s, root) {
   const holder = el("div", null, "board-holder");
@@ -102,39 +128,41 @@ function renderEntanglion(s, root) {
   const facts = el("div", null, "facts");
   const turn = s.turn.player ? SHIP[s.turn.player] : "—";
   facts.append(
-    fact("Status", s.status),
-    fact("Turn " + s.turn.number, turn, s.turn.player || ""),
-    fact("Detection", `space ${s.detection.space} (value ${s.detection.value})`),
-    fact("Engine control", `${s.engine_control.count}/${s.engine_control.of}`),
-    fact("Engine stack", `${s.decks.engine} cards`),
-    fact("Event deck", `${s.decks.events} cards`));
+    fact(_("Status"), status(s.status)),
+    fact(fmt(_("Turn {number}"), {number: s.turn.number}), turn, s.turn.player || ""),
+    fact(_("Detection"), fmt(_("space {space} (value {value})"),
+      {space: s.detection.space, value: s.detection.value})),
+    fact(_("Engine control"), `${s.engine_control.count}/${s.engine_control.of}`),
+    fact(_("Engine stack"), fmt(_("{n} cards"), {n: s.decks.engine})),
+    fact(_("Event deck"), fmt(_("{n} cards"), {n: s.decks.events})));
   for (const ship of ["mercurial", "rubicon"]) {
-    const aboard = s.components[ship].map(pretty).join(", ") || "none";
-    facts.append(fact(SHIP[ship] + " carries", aboard, ship));
-    if (s.hands) facts.append(fact(SHIP[ship] + "'s hand", s.hands[ship].join(" ") || "empty", ship));
-    if (s.events[ship].length) facts.append(fact(SHIP[ship] + "'s events",
-      s.events[ship].map(pretty).join(", "), ship));
+    const aboard = s.components[ship].map(named).join(", ") || _("none");
+    facts.append(fact(fmt(_("{ship} carries"), {ship: SHIP[ship]}), aboard, ship));
+    if (s.hands) facts.append(fact(fmt(_("{ship}'s hand"), {ship: SHIP[ship]}),
+      s.hands[ship].join(" ") || _("empty"), ship));
+    if (s.events[ship].length) facts.append(fact(fmt(_("{ship}'s events"), {ship: SHIP[ship]}),
+      s.events[ship].map(named).join(", "), ship));
   }
   root.append(facts);
   const q = el("div", null, "quantum");
-  q.append(el("h2", "Behind the board: two qubits"),
-    el("p", "The ships are in the state " + s.quantum.state + "."));
-  if (s.quantum.last_gate) q.append(el("p", "Last gate: " + s.quantum.last_gate));
-  if (s.quantum.last_move) q.append(el("p", "It did: " + s.quantum.last_move));
+  q.append(el("h2", _("Behind the board: two qubits")),
+    el("p", fmt(_("The ships are in the state {state}."), {state: s.quantum.state})));
+  if (s.quantum.last_gate) q.append(el("p", fmt(_("Last gate: {gate}"), {gate: s.quantum.last_gate})));
+  if (s.quantum.last_move) q.append(el("p", fmt(_("It did: {move}"), {move: s.quantum.last_move})));
   root.append(q);
 }
 
 function renderQno(s, root) {
   const facts = el("div", null, "facts");
   facts.append(
-    fact("Status", s.status + (s.winners.length ? " (P" + s.winners.join(", P") + ")" : "")),
-    fact("Turn " + s.turn.number, "Player " + s.turn.player),
-    fact("Direction", s.turn.direction > 0 ? "clockwise" : "anticlockwise"),
-    fact("Top state", "|" + s.top.state + "⟩"),
-    fact("Value to match", s.top.value === null ? "any" : s.top.value),
-    fact("Cards in hand", s.counts.map((n, i) => `P${i + 1}: ${n}`).join("  ")));
-  root.append(facts, el("h2", "The circuit so far"), el("pre", s.circuit));
-  const a = el("a", "Download the circuit (OpenQASM 2)");
+    fact(_("Status"), status(s.status) + (s.winners.length ? " (P" + s.winners.join(", P") + ")" : "")),
+    fact(fmt(_("Turn {number}"), {number: s.turn.number}), fmt(_("Player {player}"), {player: s.turn.player})),
+    fact(_("Direction"), s.turn.direction > 0 ? _("clockwise") : _("anticlockwise")),
+    fact(_("Top state"), "|" + s.top.state + "⟩"),
+    fact(_("Value to match"), s.top.value === null ? _("any") : s.top.value),
+    fact(_("Cards in hand"), s.counts.map((n, i) => `P${i + 1}: ${n}`).join("  ")));
+  root.append(facts, el("h2", _("The circuit so far")), el("pre", s.circuit));
+  const a = el("a", _("Download the circuit (OpenQASM 2)"));
   a.href = "/qno.qasm";
   a.setAttribute("download", "qno-game.qasm");
   root.append(a);
@@ -143,13 +171,16 @@ function renderQno(s, root) {
 function renderQlanet(s, root) {
   const facts = el("div", null, "facts");
   facts.append(
-    fact("Status", s.status + (s.winners.length ? " (camp " + s.winners.join(" and ") + ")" : "")),
-    fact("Move " + s.turn.number, s.turn.player === null ? "—" : "Camp " + s.turn.player),
-    fact("Costs", `camp 0: ${s.costs[0]}  camp 1: ${s.costs[1]}`),
-    fact("Cards in hand", `camp 0: ${s.hand_sizes[0]}  camp 1: ${s.hand_sizes[1]}`),
-    fact("Deck", `${s.deck_size} cards`));
-  root.append(facts, grid("The board", s.planets));
-  if (s.reveal) root.append(grid("Revealed", s.reveal.planets));
+    fact(_("Status"), status(s.status) + (s.winners.length ?
+      " (" + s.winners.map((c) => fmt(_("camp {camp}"), {camp: c})).join(", ") + ")" : "")),
+    fact(fmt(_("Move {number}"), {number: s.turn.number}),
+      s.turn.player === null ? "—" : fmt(_("Camp {camp}"), {camp: s.turn.player})),
+    fact(_("Costs"), fmt(_("camp 0: {zero}  camp 1: {one}"), {zero: s.costs[0], one: s.costs[1]})),
+    fact(_("Cards in hand"), fmt(_("camp 0: {zero}  camp 1: {one}"),
+      {zero: s.hand_sizes[0], one: s.hand_sizes[1]})),
+    fact(_("Deck"), fmt(_("{n} cards"), {n: s.deck_size})));
+  root.append(facts, grid(_("The board"), s.planets));
+  if (s.reveal) root.append(grid(_("Revealed"), s.reveal.planets));
 }
 
 function grid(title, planets) {
@@ -158,7 +189,7 @@ function grid(title, planets) {
   for (const p of planets) {
     const d = el("div", p.shown === "entangled" ? "⟷ " + p.entangled_with : p.shown);
     d.dataset.planet = p.planet;
-    d.append(el("small", "planet " + p.planet + (p.bell ? " " + p.bell : "")));
+    d.append(el("small", fmt(_("planet {planet}"), {planet: p.planet}) + (p.bell ? " " + p.bell : "")));
     g.append(d);
   }
   wrap.append(el("h2", title), g);
@@ -191,11 +222,15 @@ function renderEnd(s) {
   if (!end) return;
   const facts = $("end-facts");
   facts.textContent = "";
-  facts.append(fact("Turns", end.turns),
-    fact("Defence rolls", `${end.rolls.made} made, ${end.rolls.failed} failed`));
-  for (const [cause, n] of Object.entries(end.detections)) facts.append(fact("Detected: " + cause, n));
-  for (const r of end.retrieved) facts.append(fact(SHIP[r.player] + " retrieved",
-    pretty(r.component) + " on " + pretty(r.planet), r.player));
+  facts.append(fact(_("Turns"), end.turns),
+    fact(_("Defence rolls"), fmt(_("{made} made, {failed} failed"),
+      {made: end.rolls.made, failed: end.rolls.failed})));
+  for (const [cause, n] of Object.entries(end.detections)) {
+    facts.append(fact(fmt(_("Detected: {cause}"), {cause: _(cause)}), n));
+  }
+  for (const r of end.retrieved) facts.append(fact(fmt(_("{ship} retrieved"), {ship: SHIP[r.player]}),
+    fmt(_("{component} on {planet}"), {component: named(r.component), planet: named(r.planet)}),
+    r.player));
   svgs($("end-plots"), s.end_svg);
 }
 
@@ -204,7 +239,7 @@ async function showHistory() {
   const h = await r.json();
   const body = $("history-body");
   body.textContent = "";
-  body.append(el("p", `${h.games || 0} finished games in the journal.`));
+  body.append(el("p", fmt(_("Finished games in the journal: {n}"), {n: h.games || 0})));
   const plots = el("div");
   svgs(plots, h.plots);
   body.append(plots);
@@ -214,7 +249,12 @@ function render(s) {
   last = s;
   document.body.dataset.game = s.game || "";
   document.body.dataset.mode = s.mode;
-  $("title").textContent = s.game ? `${TITLES[s.game]} · game #${s.game_id}` : "companion";
+  if (s.language && s.language !== language) {  // the box changed language: follow it
+    loadCatalog(s.language).then(() => { setupControls(); render(s); });
+    return;
+  }
+  $("title").textContent = s.game ?
+    fmt(_("{game} · game #{number}"), {game: TITLES[s.game], number: s.game_id}) : "companion";
   if (config && config.box) {
     $("oled").hidden = !s.oled;
     if (s.oled) $("oled").src = "data:image/png;base64," + s.oled;
@@ -223,9 +263,9 @@ function render(s) {
   renderPrompt(s);
   const root = $("game");
   root.textContent = "";
-  if (s.peeking) root.append(el("p", "A camp is peeking at its secret on the box."));
+  if (s.peeking) root.append(el("p", _("A camp is peeking at its secret on the box.")));
   if (s.game) GAMES[s.game](s, root);
-  else root.append(el("p", s.mode === "setup" ? "Setting up a game…" : "No game in play."));
+  else root.append(el("p", s.mode === "setup" ? _("Setting up a game…") : _("No game in play.")));
   root.hidden = false;
   renderEnd(s);
   list("odds-list", "odds", s.odds);
@@ -237,10 +277,10 @@ function render(s) {
 
 function connect() {
   const source = new EventSource("/events");
-  source.onopen = () => { $("link").textContent = "live"; $("link").className = "link up"; };
+  source.onopen = () => { $("link").textContent = _("live"); $("link").className = "link up"; };
   source.onmessage = (e) => render(JSON.parse(e.data));
   source.onerror = () => {
-    $("link").textContent = "reconnecting…";
+    $("link").textContent = _("reconnecting…");
     $("link").className = "link down";
     // The browser retries by itself; if it gave up (the box refused), start over.
     if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
@@ -248,6 +288,7 @@ function connect() {
 }
 
 async function start() {
+  await loadCatalog(null);
   const r = await fetch("/config", {credentials: "same-origin"});
   config = await r.json();
   $("box").hidden = !(config.box || config.may_play);

@@ -21,7 +21,7 @@ File format (all numbers big-endian):
     N x 7     for each glyph, rows 0-6 top to bottom; bit 7 of a row byte is the
               leftmost pixel, bits 7-1 the 7 columns (bit 0 is always clear)
 
-    python tools/make_japanese_glyphs.py [--font PATH] [--output PATH]
+    python docs/make_japanese_glyphs.py [--font PATH] [--output PATH]
 """
 
 from __future__ import annotations

@@ -1,0 +1,209 @@
+"""Keep the translation catalogs in step with the code: ``python -m companion.catalogs``.
+
+    extract   scan the code for marked strings into one template (.pot) per catalog
+    update    merge each template into every language's .po (new strings come in
+              untranslated, vanished ones are kept as obsolete comments)
+    compile   write the .mo the box loads beside each .po
+    all       the three in order (what a developer runs after changing strings)
+
+A catalog covers one area of the code (``CATALOGS``), so people translating different
+parts never edit the same file. Babel does the extraction and the .po/.mo formats; it
+is a development tool (the ``test`` extra), never needed on the box, which reads the
+committed .mo files with the standard library's gettext.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from .i18n import DEFAULT, LANGUAGES
+
+ROOT = Path(__file__).resolve().parent
+LOCALE = ROOT / "locale"
+
+# catalog -> the paths (relative to the companion package) whose strings it holds.
+# A path is a file, or a folder taken with everything below it.
+CATALOGS: dict[str, tuple[str, ...]] = {
+    "core": ("session.py", "sim.py", "daemon.py", "recovery.py", "views", "web",
+             "games/common.py"),
+    "entanglion": ("games/entanglion",),
+    "qno": ("games/qno",),
+    "qlanet": ("games/qlanet",),
+    "printing": ("printing",),
+}
+
+# Only the player-facing strings are marked; these are the marking functions (i18n.py).
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "NC_": ((1, "c"), 2)}
+# index.html marks its own words: data-t (the element's text), data-t-alt (its alt).
+_HTML_TEXT = re.compile(r"<(\w+)\b[^>]*\bdata-t\b(?!-)[^>]*>([^<]+)</\1>")
+_HTML_ALT = re.compile(r'data-t-alt="([^"]+)"')
+SUFFIXES = (".py", ".js", ".html")
+
+
+class BabelMissing(RuntimeError):
+    pass
+
+
+def _babel():
+    try:
+        from babel.messages import catalog, extract, mofile, pofile
+    except ImportError:
+        raise BabelMissing("Babel is not installed: pip install -e '.[test]' "
+                           "(it is only needed to change the catalogs)") from None
+    return catalog, extract, pofile, mofile
+
+
+def translated_languages() -> list[str]:
+    return [code for code in LANGUAGES if code != DEFAULT]
+
+
+def template_path(name: str) -> Path:
+    return LOCALE / f"{name}.pot"
+
+
+def po_path(code: str, name: str) -> Path:
+    return LOCALE / code / "LC_MESSAGES" / f"{name}.po"
+
+
+def _files(name: str) -> list[Path]:
+    out: list[Path] = []
+    for rel in CATALOGS[name]:
+        path = ROOT / rel
+        if path.is_dir():
+            out += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES)
+        elif path.exists():
+            out.append(path)
+    return out
+
+
+def extract_catalog(name: str):
+    """The template of one catalog, straight from the code."""
+    catalog, extract, _, _ = _babel()
+    template = catalog.Catalog(project="companion", charset="utf-8", fuzzy=False)
+    for path in _files(name):
+        method = {".js": "javascript", ".html": _extract_html}.get(path.suffix, "python")
+        with path.open("rb") as stream:
+            for line, message, comments, context in extract.extract(
+                    method, stream, keywords=KEYWORDS, comment_tags=("Translators:",)):
+                template.add(message, None, [(str(path.relative_to(ROOT)), line)],
+                             auto_comments=comments, context=context)
+    return template
+
+
+def _extract_html(stream, keywords, comment_tags, options):
+    """The words index.html marks for translation (the page swaps them in on load)."""
+    text = stream.read().decode("utf-8")
+    for pattern in (_HTML_TEXT, _HTML_ALT):
+        for m in pattern.finditer(text):
+            message = " ".join(next(g for g in reversed(m.groups()) if g).split())
+            yield text.count("\n", 0, m.start()) + 1, "_", message, []
+
+
+def _write_po(path: Path, cat) -> None:
+    _, _, pofile, _ = _babel()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as stream:
+        pofile.write_po(stream, cat, width=96, omit_header=False, sort_output=False,
+                        ignore_obsolete=False, include_previous=False)
+
+
+def _read_po(path: Path, locale: str | None = None):
+    _, _, pofile, _ = _babel()
+    with path.open("rb") as stream:
+        return pofile.read_po(stream, locale=locale)
+
+
+def extract() -> list[Path]:
+    written = []
+    for name in CATALOGS:
+        template = extract_catalog(name)
+        if not len(template):
+            continue
+        _write_po(template_path(name), template)
+        written.append(template_path(name))
+    return written
+
+
+def update() -> list[Path]:
+    catalog, _, _, _ = _babel()
+    written = []
+    for name in CATALOGS:
+        if not template_path(name).exists():
+            continue
+        template = _read_po(template_path(name))
+        for code in translated_languages():
+            path = po_path(code, name)
+            if path.exists():
+                cat = _read_po(path, locale=code)
+            else:
+                cat = catalog.Catalog(locale=code, project="companion", charset="utf-8",
+                                      fuzzy=False)
+            cat.update(template, no_fuzzy_matching=True)
+            _write_po(path, cat)
+            written.append(path)
+    return written
+
+
+def web_catalog(code: str) -> dict[str, str]:
+    """Every translated message of one language, for the web page (its words, and the
+    game's names it shows); singular forms only, which is all the page uses."""
+    out: dict[str, str] = {}
+    for po in sorted((LOCALE / code / "LC_MESSAGES").glob("*.po")):
+        for m in _read_po(po, locale=code):
+            if not m.id or m.fuzzy:
+                continue
+            key = m.id if isinstance(m.id, str) else m.id[0]
+            value = m.string if isinstance(m.string, str) else m.string[0]
+            if value and key not in out:
+                out[key] = value
+    return out
+
+
+def web_catalog_path(code: str) -> Path:
+    return LOCALE / code / "web.json"
+
+
+def dumps_web_catalog(code: str) -> str:
+    return json.dumps(web_catalog(code), ensure_ascii=False, sort_keys=True, indent=0) + "\n"
+
+
+def compile_all() -> list[Path]:
+    _, _, _, mofile = _babel()
+    written = []
+    for code in translated_languages():
+        for po in sorted((LOCALE / code / "LC_MESSAGES").glob("*.po")):
+            cat = _read_po(po, locale=code)
+            mo = po.with_suffix(".mo")
+            with mo.open("wb") as stream:
+                mofile.write_mo(stream, cat, use_fuzzy=False)
+            written.append(mo)
+        web_catalog_path(code).write_text(dumps_web_catalog(code), encoding="utf-8")
+        written.append(web_catalog_path(code))
+    return written
+
+
+COMMANDS = {"extract": extract, "update": update, "compile": compile_all}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or args[0] not in (*COMMANDS, "all"):
+        print("usage: python -m companion.catalogs extract|update|compile|all", file=sys.stderr)
+        return 2
+    steps = list(COMMANDS.values()) if args[0] == "all" else [COMMANDS[args[0]]]
+    try:
+        for step in steps:
+            for path in step():
+                print(path.relative_to(ROOT.parent))
+    except BabelMissing as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
