@@ -3,8 +3,9 @@
 ``python tools/compile_engine.py`` compiles these modules, unchanged, with Cython
 into extension modules beside their sources (``pip install '.[compiled]'`` and a C
 compiler first); Python then imports the extension instead of the ``.py``. The
-sources stay the one definition of the rules: nothing is written for the compiled
-build alone, and a test checks that it plays exactly like the pure-Python modules.
+sources stay the one definition of the rules: the build adds only C types for the
+chance generator's 64-bit words (``companion/chance.pxd``), and a test checks that it
+plays exactly like the pure-Python modules.
 Without the build (CI, a fresh clone) everything runs as plain Python.
 """
 
@@ -42,12 +43,15 @@ def source_of(module: str) -> str:
 
 
 def stale() -> list[str]:
-    """Compiled modules older than their source: rebuild them, or they play old rules."""
+    """Compiled modules older than their source (or its ``.pxd``): rebuild them, or they
+    play old rules."""
     out = []
     for m in loaded_compiled():
         built = importlib.import_module(m).__file__
         assert built is not None
-        if os.path.getmtime(source_of(m)) > os.path.getmtime(built):
+        sources = [source_of(m), source_of(m)[:-3] + ".pxd"]
+        if max(os.path.getmtime(f) for f in sources if os.path.exists(f)) > os.path.getmtime(
+                built):
             out.append(m)
     return out
 

@@ -1,7 +1,7 @@
 """Property tests: random complete QLANET games, invariants on every step.
 
-* ``test_random_games``: ``COMPANION_QLANET_GAMES`` (default 2,000: the bounded CI
-  run, some 10 s) complete games; ``test_random_games_10000`` (``@pytest.mark.slow``,
+* ``test_random_games``: ``COMPANION_QLANET_GAMES`` (default 1,000: the bounded CI
+  run, some 5 s) complete games; ``test_random_games_10000`` (``@pytest.mark.slow``,
   runs only with ``COMPANION_LONG=1``) plays 10,000 the same way (about 50 s of CPU,
   25-45 s on this two-core machine depending on its load).
   Game ``i`` has seed ``i`` and a random player (``random.Random(i)``) that picks a
@@ -48,7 +48,7 @@ from companion.games.qlanet import IllegalAction, Qlanet
 from companion.games.qlanet.options import RULINGS
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
-GAMES = int(os.environ.get("COMPANION_QLANET_GAMES", "2000"))
+GAMES = int(os.environ.get("COMPANION_QLANET_GAMES", "1000"))
 LONG_GAMES = 10_000
 SAMPLE = max(1, int(os.environ.get("COMPANION_QLANET_SAMPLE", "50")))
 ROUND_TRIP = 10  # 1 game in 10 (and every sampled one) ends with a JSON round trip
