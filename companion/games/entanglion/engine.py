@@ -25,7 +25,7 @@ code never needs to be cut into resumable pieces.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from ...chance import below, seed_state, shuffle
 from ...i18n import N_  # marks the end reasons for the catalogs; the engine never translates
@@ -67,6 +67,9 @@ class _Suspend(Exception):
 
 class _GameOver(Exception):
     pass
+
+
+_NO_ANSWERS = ()  # a fresh input's answers so far (a new list only once there are some)
 
 
 def _distinct(cards: Iterable[str]) -> list[str]:
@@ -141,7 +144,7 @@ class Entanglion(SnapshotEngine):
         self.inputs: list[dict[str, Any]] = []  # accepted inputs, for replay
         self._inflight: tuple[State, int, dict[str, Any], list[Any]] | None = None
         self._history: list[tuple[State, int, Any, Any]] = []
-        self._answers: list[Any] = []
+        self._answers: Sequence[Any] = []
         self._answer_i = 0
         self._validate_setup(self.setup)
         try:
@@ -248,10 +251,10 @@ class Entanglion(SnapshotEngine):
         if act["do"] == "choose":  # the interrupted input again, with one more answer
             value = act["value"]
             base, base_len, act, answers = self._inflight  # type: ignore[misc]
-            answers = answers + [value]
+            answers = [*answers, value]
             del self.log[base_len:]
         else:
-            base, base_len, answers = self.state, len(self.log), []
+            base, base_len, answers = self.state, len(self.log), _NO_ANSWERS
         self.state = base.clone()
         self._answers, self._answer_i = answers, 0
         self.pending = None
