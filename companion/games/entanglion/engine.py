@@ -142,7 +142,7 @@ class Entanglion(SnapshotEngine):
         self.log: list[dict[str, Any]] = []
         self.pending: dict[str, Any] | None = None
         self.inputs: list[dict[str, Any]] = []  # accepted inputs, for replay
-        self._inflight: tuple[State, int, dict[str, Any], list[Any]] | None = None
+        self._inflight: tuple[State, int, dict[str, Any], Sequence[Any]] | None = None
         self._history: list[tuple[State, int, Any, Any]] = []
         self._answers: Sequence[Any] = []
         self._answer_i = 0
