@@ -467,10 +467,11 @@ class Entanglion(SnapshotEngine):
         return entry
 
     def _has(self, player: str, component: str) -> bool:
-        sc = self.state.ship_components
+        s = self.state
+        sc = s.ship_components
         if component in sc[player]:
             return True
-        return self.state.options["component_scope"] == "team" and component in sc[OTHER[player]]
+        return s.options["component_scope"] == "team" and component in sc[OTHER[player]]
 
     def _limit(self, player: str) -> int:
         return HAND_SIZE - 1 if self._has(player, DILUTION_REFRIGERATOR) else HAND_SIZE
