@@ -186,10 +186,10 @@ class Entanglion(SnapshotEngine):
         p = s.turn_player
         hand = s.hands[p]
         key = (p, *hand)
-        out = _CARD_ACTIONS.get(key)
-        if out is None:
-            out = _card_actions(key)
-        out = out[:]
+        try:  # an index, not .get(): a compiled build calls a method generically
+            out = _CARD_ACTIONS[key][:]
+        except KeyError:  # a hand not met yet
+            out = _card_actions(key)[:]
         here, there = s.pos
         together = here == there  # retrieval and Qubit Interconnect need it
         if together and s.planet_components.get(here) is not None:  # _component_here
