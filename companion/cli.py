@@ -12,21 +12,25 @@ from .games.common import GAMES
 from .i18n import LANGUAGES
 
 
+def _load_scenario(source: str) -> dict:
+    """A scenario file (or - for standard input), loaded; OSError or MalformedScenario."""
+    if source == "-":
+        raw = sys.stdin.buffer.read()
+    else:
+        with open(source, "rb") as fh:
+            raw = fh.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise scenario.MalformedScenario(f"{source} line {line}: not UTF-8 text") from None
+    return scenario.load(text, source)
+
+
 def _scenario(args: argparse.Namespace) -> int:
     source = args.file
     try:
-        if source == "-":
-            raw = sys.stdin.buffer.read()
-        else:
-            with open(source, "rb") as fh:
-                raw = fh.read()
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw.count(b"\n", 0, exc.start) + 1
-            raise scenario.MalformedScenario(f"{source} line {line}: not UTF-8 text") from None
-        data = scenario.load(text, source)
-        status, result = scenario.run(data, source)
+        status, result = scenario.run(_load_scenario(source), source)
     except OSError as exc:
         print(f"companion scenario: cannot read {source}: {exc.strerror}", file=sys.stderr)
         return scenario.EXIT_MALFORMED
@@ -58,6 +62,33 @@ def _scenario(args: argparse.Namespace) -> int:
         print(f"companion scenario: action {result['error']['index']} is illegal: "
               f"{result['error']['reason']}", file=sys.stderr)
     return status
+
+
+def _hint(args: argparse.Namespace) -> int:
+    from .games.entanglion import hint
+
+    source = args.file
+    try:
+        data = _load_scenario(source)
+        if data.get("game", "entanglion") != "entanglion":
+            raise scenario.MalformedScenario(f"{source}: hints are for Entanglion games, "
+                                             f"not {data['game']}")
+        game, error = scenario.play(data, source)
+    except OSError as exc:
+        print(f"companion hint: cannot read {source}: {exc.strerror}", file=sys.stderr)
+        return scenario.EXIT_MALFORMED
+    except scenario.MalformedScenario as exc:
+        print(f"companion hint: {exc}", file=sys.stderr)
+        return scenario.EXIT_MALFORMED
+    if error:
+        print(f"companion hint: action {error['index']} is illegal: {error['reason']}",
+              file=sys.stderr)
+        return scenario.EXIT_ILLEGAL
+    found = hint.hints(game, hint.budget_for_ms(args.budget_ms or hint.DEFAULT_BUDGET_MS),
+                       args.seed)
+    json.dump({"hints": found}, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -219,15 +250,16 @@ def _export(journal, game_id: int | None, qasm: bool = False) -> int:
     return 0
 
 
-def _int64(what: str, low: int):
+def _int64(what: str, low: int, high: int = 2 ** 63 - 1):
     """An argparse type: a whole number that fits the journal's 64-bit integers."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}")
-        if not low <= value < 2 ** 63:
-            raise argparse.ArgumentTypeError(f"{what} must be from {low} to 2^63-1")
+        if not low <= value <= high:
+            top = "2^63-1" if high == 2 ** 63 - 1 else high
+            raise argparse.ArgumentTypeError(f"{what} must be from {low} to {top}")
         return value
     return parse
 
@@ -300,6 +332,15 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--text", action="store_true",
                      help="narrate the game in plain English instead of printing JSON")
     p.set_defaults(func=_scenario)
+    p = sub.add_parser("hint", help="every legal Entanglion input of a scenario's position "
+                                    "with its estimated chance to win, best first (JSON)")
+    p.add_argument("file", help="scenario file (- for standard input)")
+    p.add_argument("--budget-ms", type=_int64("--budget-ms", 1, 600_000), metavar="N",
+                   help="thinking time on a Raspberry Pi Zero 2 W, counted as work so the "
+                        "same seed gives the same answer (default: just under a second)")
+    p.add_argument("--seed", type=_int64("--seed", -2 ** 63), default=0,
+                   help="seed of the hint's own dice and deals (default 0)")
+    p.set_defaults(func=_hint)
     p = sub.add_parser("rules", help="list the rule options (rulings) with their defaults")
     p.add_argument("--game", default="entanglion", choices=scenario.CHANCE)
     p.set_defaults(func=_rules)

@@ -69,20 +69,29 @@ def load(text: str, source: str = "scenario") -> dict[str, Any]:
     return data
 
 
-def run(data: dict[str, Any], source: str = "scenario") -> tuple[int, dict[str, Any]]:
-    """Play a loaded scenario; returns (exit status, report)."""
+def play(data: dict[str, Any], source: str = "scenario") -> tuple[Any, dict[str, Any] | None]:
+    """Build a loaded scenario's game and push its actions: (game, error). ``error`` is
+    None, or ``{index, action, reason}`` for the first illegal action (the game is left
+    as it was before it)."""
     name = data.get("game", "entanglion")
     package = importlib.import_module(f"companion.games.{name}")
-    report = importlib.import_module(f"companion.games.{name}.report").report
-    engine = package.ENGINE
     try:
-        game = engine(data.get("seed", 0), data.get("options"), data.get("setup"),
-                      data.get(CHANCE[name], []))
+        game = package.ENGINE(data.get("seed", 0), data.get("options"), data.get("setup"),
+                              data.get(CHANCE[name], []))
     except package.SetupError as exc:
         raise MalformedScenario(f"{source}: {exc}") from None
     for i, action in enumerate(data.get("actions", [])):
         try:
             game.push(action)
         except package.IllegalAction as exc:
-            return EXIT_ILLEGAL, report(game, {"index": i, "action": action, "reason": str(exc)})
+            return game, {"index": i, "action": action, "reason": str(exc)}
+    return game, None
+
+
+def run(data: dict[str, Any], source: str = "scenario") -> tuple[int, dict[str, Any]]:
+    """Play a loaded scenario; returns (exit status, report)."""
+    game, error = play(data, source)
+    report = importlib.import_module(f"companion.games.{game.game}.report").report
+    if error:
+        return EXIT_ILLEGAL, report(game, error)
     return EXIT_OK, report(game)

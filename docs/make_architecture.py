@@ -77,7 +77,7 @@ PARTS = (
          + _in("games/qlanet/", "story")
          + _in("games/entanglion/", "ui") + _in("games/qno/", "ui") + _in("games/qlanet/", "ui"),
          # views: the font's text width, so labels are written to fit the panel
-         may_import=("engines", "journal", "inputs", "views")),
+         may_import=("engines", "journal", "inputs", "views", "hints")),
     Part("engines", "Game engines", "the pure core: rules, chance in the state", (3, 1),
          ENGINE_MODULES),
     Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
@@ -107,7 +107,7 @@ PARTS = (
          devices="phones, a laptop or a TV on the local network",
          may_import=ANY, third_party=("tornado", "PIL")),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),
-         planned=True),
+         _in("games/entanglion/", "hint"), may_import=("engines",)),
 )
 
 # Data flow: (from part, to part, label). These are the picture's arrows.
@@ -356,7 +356,7 @@ def svg() -> str:
         out += _arrow(boxes, a, b, label, BY_KEY[a].planned or BY_KEY[b].planned)
     for part in PARTS:
         x, y, w, h = boxes[part.key]
-        fill = PLANNED if part.planned else CORE if part.key == "engines" else SHELL
+        fill = PLANNED if part.planned else CORE if part.key in ("engines", "hints") else SHELL
         dash = ' stroke-dasharray="6 4"' if part.planned else ""
         out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="8" fill="{fill}" '
                    f'stroke="{INK}" stroke-width="1.4"{dash}/>')

@@ -618,12 +618,12 @@ def test_action_menu_lists_every_legal_action_and_the_session_items(rig):
     rig.press(OK)
     screen = rig.screen
     assert screen["screen"] == "menu" and screen["title"] == "Mercurial: your move"
-    assert len(screen["items"]) == len(legal) + 3
-    assert screen["items"][-3:] == SESSION_ITEMS
+    assert len(screen["items"]) == len(legal) + 4
+    assert screen["items"][-4:] == ["Hint"] + SESSION_ITEMS
     assert screen["items"][:len(legal)] == ["CNOT → |1>", "H → M|+> R|1>",
                                             "Exchange CNOT", "Exchange H"]
     rig.press(UP)  # wraps to the last item
-    assert rig.screen["cursor"] == len(legal) + 2
+    assert rig.screen["cursor"] == len(legal) + 3
     rig.press(BACK)
     assert rig.screen["screen"] == "status" and rig.game.inputs == []
 

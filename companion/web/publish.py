@@ -31,6 +31,7 @@ class Publisher:
         self._history = b"{}"
         self._history_key: tuple[Any, ...] | None = None
         self._options: dict[int, dict[str, Any]] = {}  # finished games never change
+        self._position: tuple[Any, Any] | None = None  # (engine state, game copy)
 
     def publish(self, box: Any, image: Image.Image | None = None) -> None:
         """Called on the game thread (a :class:`~companion.box.Box` observer). A
@@ -39,6 +40,7 @@ class Publisher:
             snap = snapshot.build(box.session, image if self.show_box else None)
             data = json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()
             self._update_history(box.session, snap)
+            self._keep_position(box.session)
         except Exception:  # noqa: BLE001
             log.exception("building the web snapshot failed; the page keeps the last one")
             return
@@ -69,6 +71,26 @@ class Publisher:
         data = json.dumps(stats.history(games), separators=(",", ":")).encode()
         with self._lock:
             self._history = data
+
+    def _keep_position(self, session: Any) -> None:
+        """A copy of the Entanglion game in play, taken here on the game thread when
+        its position changes, so a page's hint is worked out on the server's side
+        without touching the session. The copy knows the hidden order of the decks,
+        as the box does; the hint never reads it, and nothing of it is sent."""
+        g = session.game if session.mode == "game" else None
+        if g is None or g.game != "entanglion":
+            position = None
+        elif self._position is not None and self._position[0] is g.state:
+            return  # the engine swaps in a new state object with every input and undo
+        else:
+            position = (g.state, g.copy())
+        with self._lock:
+            self._position = position
+
+    def position(self) -> Any:
+        """The latest Entanglion game in play (a copy), or None."""
+        with self._lock:
+            return None if self._position is None else self._position[1]
 
     def history(self) -> bytes:
         with self._lock:

@@ -50,6 +50,7 @@ HEARTBEAT = 15.0  # seconds between keep-alive comments (a dead client is notice
 MAX_BODY = 4096
 INPUT_RATE, INPUT_BURST = 8.0, 16  # inputs per second per client address
 PAIR_RATE, PAIR_BURST = 0.1, 5  # pairing attempts: 5, then one every 10 s
+HINT_RATE, HINT_BURST = 0.5, 3  # hints: a second of the Pi's work each
 CSRF_COOKIE, CSRF_HEADER, PAIR_COOKIE = "companion_csrf", "X-Companion-CSRF", "companion_pair"
 KINDS = {"press": Press, "hold": Hold, "release": Release}
 PIN_DIGITS = 6
@@ -337,6 +338,40 @@ class _Input(_Post):
         self.finish(b'{"ok":true}')
 
 
+class _Hint(_Post):
+    """The same hint as the box's Hint menu (same search, seed and budget), worked out
+    on a worker thread from the publisher's copy of the position; one search per
+    position, however many pages ask."""
+
+    async def post(self) -> None:
+        s = self.server
+        self.check_post(s.hint_bucket)
+        if not s.may_play(self):
+            self.deny(403, "this page may only watch" if s.pairing is None
+                      else "pair this browser first (the PIN is on the box's screen)")
+        game = s.publisher.position()
+        if game is None:
+            self.deny(404, "no Entanglion game in play")
+        if s.hint_job is None or s.hint_job[0] is not game:
+            loop = asyncio.get_running_loop()
+            s.hint_job = (game, loop.run_in_executor(None, _hint_page, game))
+        data = await asyncio.shield(s.hint_job[1])
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(data)
+
+
+def _hint_page(game: Any) -> bytes:
+    from ..games.entanglion import ui
+
+    if game.status != "playing" or game.pending:
+        why = (i18n._("The game is over") if game.status != "playing"
+               else i18n._("Answer the prompt first"))
+        return json.dumps({"hints": [], "why": why}).encode()
+    items = ui.hint_menu(game)["items"][:-1]  # without "Back"
+    return json.dumps({"hints": [i.label for i in items]}, ensure_ascii=False).encode()
+
+
 class _Pair(_Post):
     def post(self) -> None:
         s = self.server
@@ -378,6 +413,8 @@ class WebServer:
         self.history_source, self.history_page = b"", b"{}"
         self.input_bucket = _Bucket(INPUT_RATE, INPUT_BURST)
         self.pair_bucket = _Bucket(PAIR_RATE, PAIR_BURST)
+        self.hint_bucket = _Bucket(HINT_RATE, HINT_BURST)
+        self.hint_job: tuple[Any, asyncio.Future] | None = None  # (position, its answer)
         # Bound here, on the caller's thread: a taken port is an error it sees at once.
         self.sockets = tornado.netutil.bind_sockets(port, address=host, backlog=64)
         self.port = self.sockets[0].getsockname()[1]
@@ -430,6 +467,7 @@ class WebServer:
             (r"/history", _History, kw),
             (r"/input", _Input, kw),
             (r"/pair", _Pair, kw),
+            (r"/hint", _Hint, kw),
         ], compress_response=False, serve_traceback=False, xsrf_cookies=False)
 
     def start(self) -> WebServer:

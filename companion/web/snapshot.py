@@ -83,6 +83,7 @@ def _entanglion(g: Any) -> dict[str, Any]:
     moved = next((e for e in reversed(g.log) if e["type"] == "move"), None)
     return {
         "status": s.status,
+        "inputs": len(g.inputs),  # changes with every input and undo (a hint goes stale)
         "turn": {"player": s.turn_player, "number": s.turn_number},
         "ships": {ship: s.pos[i] for i, ship in enumerate(SHIPS)},
         "detection": {"space": s.detection, "value": track_value(s.detection)},

@@ -187,3 +187,26 @@ def test_the_page_is_readable_on_a_phone(rig):
         assert board.size["width"] > 300
     finally:
         browser.quit(d)
+
+
+def test_the_hint_button_shows_the_box_s_hint_and_clears_when_the_game_moves(
+        rig, driver, monkeypatch):
+    from companion.games.entanglion import hint, ui
+
+    monkeypatch.setattr(hint, "DEFAULT_BUDGET", 1500)  # the box's, only shorter
+    for line in ("press ok", "press ok", "press ok", "press ok", "press back"):
+        rig.run(line)  # a new Entanglion game with the set-up defaults
+    rig.wait_idle()
+    driver.get(rig.server.url)
+    wait_for(lambda: driver.execute_script("return document.body.dataset.game") == "entanglion")
+    assert driver.execute_script("return document.getElementById('hint').hidden") is False
+    driver.execute_script("document.getElementById('hint-button').click()")
+    items = lambda: driver.execute_script(  # noqa: E731
+        "return [...document.querySelectorAll('#hint-list li')].map(li => li.textContent)")
+    wait_for(lambda: len(items()) == 2, timeout=30, what="the hint")
+    with rig.lock:
+        want = [i.label for i in ui.hint_menu(rig.sim.box.session.game)["items"][:-1]]
+    assert items() == want and "Chance to win" in text(driver, "hint-why")
+    rig.run("press ok")
+    rig.run("press ok")  # the first move of the move menu
+    wait_for(lambda: items() == [], what="the stale hint to go")

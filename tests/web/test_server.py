@@ -376,3 +376,49 @@ def test_the_qno_circuit_downloads_as_openqasm_only_during_a_qno_game(tmp_path):
         assert rig.snapshot()["qasm"] == text
     finally:
         rig.close()
+
+
+def _post_hint(client: Client, token: str | None = None) -> tuple[int, dict]:
+    token = token or client.csrf()
+    headers = {"Content-Type": "application/json", "X-Companion-CSRF": token,
+               "Cookie": f"companion_csrf={token}"}
+    status, _, data = client.request("POST", "/hint", {}, headers, timeout=30)
+    return status, json.loads(data)
+
+
+def test_a_page_asks_for_the_same_hint_the_box_s_menu_shows(tmp_path, monkeypatch):
+    from companion.games.entanglion import hint, ui
+
+    monkeypatch.setattr(hint, "DEFAULT_BUDGET", 1500)  # the box's, only shorter
+    rig = Rig(tmp_path, seed=2018)
+    try:
+        status, body = _post_hint(rig)
+        assert status == 404 and "no Entanglion game" in body["error"]
+        with rig.lock:
+            for line in ("press ok", "press ok", "press ok", "press ok", "press back"):
+                rig.sim.run(line)  # a new Entanglion game with the set-up defaults
+            game = rig.sim.box.session.game
+            want = [i.label for i in ui.hint_menu(game)["items"][:-1]]
+        status, body = _post_hint(rig)
+        assert status == 200 and body["hints"] == want and len(want) == 2
+        assert all(label.endswith("%") for label in want)
+        assert rig.snapshot()["inputs"] == 0
+        with rig.lock:
+            rig.sim.run("press ok")  # the move menu, then its first move
+            rig.sim.run("press ok")
+        status, again = _post_hint(rig)
+        assert status == 200 and rig.snapshot()["inputs"] == 1
+        assert again["hints"] == [i.label for i in ui.hint_menu(
+            rig.sim.box.session.game)["items"][:-1]] or again.get("why")
+    finally:
+        rig.close()
+
+
+def test_a_watch_only_page_may_not_ask_for_hints(tmp_path):
+    publisher = Publisher()
+    server = WebServer(publisher, "127.0.0.1", 0).start()
+    try:
+        status, body = _post_hint(Client(server))
+        assert status == 403 and "watch" in body["error"]
+    finally:
+        server.stop()

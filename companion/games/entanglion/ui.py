@@ -22,7 +22,7 @@ from typing import Any, Iterable
 from ...i18n import NC_, N_, _, ngettext, pgettext
 from ...inputs import RETRIEVE
 from ..common import Item, Step
-from . import board, odds
+from . import board, hint, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
     COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE,
@@ -34,6 +34,7 @@ from .story import pages as story_pages
 from .story import story
 from .words import name
 from ...views.font import text_width, wrap
+from ...views.oled import MENU_LABEL
 
 __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
@@ -892,6 +893,8 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
     if trades:
         ranked.append(((5, 0), len(ranked), _interconnect_item(g, trades)))
     items = [item for _, _, item in sorted(ranked, key=lambda r: (r[0], r[1]))]
+    if only is None and len(acts) > 1:
+        items.append(Item(_("Hint"), _HintMenu(g)))  # last: the autoplayer never opens it
     title = f"{who(g.turn_player)}: " + (_("exchange") if only == "exchange" else _("your move"))
     text: list[str] = []
     if only == "exchange":
@@ -909,6 +912,58 @@ def _bar(g: Entanglion) -> dict[str, Any]:
     if s.status != "playing":
         return {}
     return {"bar": {"turn": who(s.turn_player), "number": s.turn_number}}
+
+
+# ------------------------------------------------------------------ hints
+
+
+class _HintMenu(dict):
+    """The Hint menu of the move menu. The look-ahead takes about a second on the box,
+    so it runs only when the menu is opened (its text or items are first read)."""
+
+    def __init__(self, g: Entanglion):
+        super().__init__(menu="hint", title=_("Hint"))
+        self._game = g
+
+    def __missing__(self, key: str) -> Any:
+        if key not in ("text", "items"):
+            raise KeyError(key)
+        self.update(hint_menu(self._game))
+        return self[key]
+
+
+def hint_menu(g: Entanglion, budget: int | None = None) -> dict[str, Any]:
+    """The best input and the next best with their estimated chances to win; choosing
+    one plays it. Seeded by the position, so asking twice gives the same answer."""
+    found = hint.hints(g, budget or hint.DEFAULT_BUDGET, seed=len(g.inputs))
+    items = [Item(hint_label(g, h["action"], h["win"]), h["action"]) for h in found[:2]]
+    return {"menu": "hint", "title": _("Hint"), "text": [_("Chance to win if you:")],
+            "items": items + [Item(_("Back"), {"session": "keep"})]}
+
+
+def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
+    """``H → PHI+ 72%``: a turn's input with its chance, in the width of a menu item
+    (the longest wording that fits, in the current language)."""
+    chance = f" {round(win * 100)}%"
+    do, card = act["do"], act.get("card")
+    if do == "navigate":
+        s = g.state
+        dest = board.navigate(card, act["player"], s.pos, s.options["cnot_phase_kickback"])
+        names = ([_("{card}: no effect").format(card=card)] if dest == s.pos else []) + [
+            f"{card} → {where(dest)}", f"{card}→{where(dest)}"]
+    elif do == "exchange":
+        names = [_("Exchange {card}").format(card=card), _("Exch. {card}").format(card=card)]
+    elif do == "retrieve":
+        names = [_("Retrieve")]
+    elif do == "event":
+        names = [_("Play {event}").format(event=event_short(card)), event_short(card)]
+    elif do == "interconnect":
+        names = [_("Give {give}, get {take}").format(give=act["give"], take=act["take"]),
+                 f"{act['give']}>{act['take']}"]
+    else:
+        names = [_("Pass")]
+    return next((n for n in names if text_width(n + chance) <= MENU_LABEL),
+                names[-1]) + chance
 
 
 # ------------------------------------------------------------------ tags

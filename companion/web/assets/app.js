@@ -234,6 +234,33 @@ function renderEnd(s) {
   svgs($("end-plots"), s.end_svg);
 }
 
+// The box's own hint (best move and next best, with the chance to win), asked for a
+// position; it goes stale, and is cleared, as soon as the position changes.
+let hintFor = null;
+
+async function showHint() {
+  const asked = last ? last.game_id + ":" + last.inputs : null;
+  $("hint-why").textContent = _("Thinking…");
+  const r = await fetch("/hint", {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-Companion-CSRF": csrf()}, body: "{}"});
+  const h = await r.json();
+  hintFor = asked;
+  $("hint-why").textContent = r.ok ? (h.why || _("Chance to win if you:")) : h.error;
+  const ol = $("hint-list");
+  ol.textContent = "";
+  for (const label of h.hints || []) ol.append(el("li", label));
+}
+
+function renderHint(s) {
+  $("hint").hidden = !(s.game === "entanglion" && config && (config.box || config.may_play));
+  const now = s.game_id + ":" + s.inputs;
+  if (hintFor !== null && now !== hintFor) {
+    hintFor = null;
+    $("hint-why").textContent = "";
+    $("hint-list").textContent = "";
+  }
+}
+
 async function showHistory() {
   const r = await fetch("/history", {credentials: "same-origin"});
   const h = await r.json();
@@ -269,6 +296,7 @@ function render(s) {
   root.hidden = false;
   renderEnd(s);
   list("odds-list", "odds", s.odds);
+  renderHint(s);
   list("story-list", "story", s.story);
   list("log", "log-box", s.log);
   const log = $("log");
@@ -296,6 +324,7 @@ async function start() {
   $("oled").hidden = !config.box;
   $("pair").hidden = !(config.control && !config.may_play);
   $("history-button").addEventListener("click", showHistory);
+  $("hint-button").addEventListener("click", showHint);
   $("pairform").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (await post("/pair", {pin: $("pin").value.trim()})) location.reload();
