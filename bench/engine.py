@@ -13,7 +13,9 @@ For scale, the same run times python-chess's random-game loop (uniform over its
 legal moves until the game ends) and prints the ratio in inputs (moves) per second;
 without the optional ``chess`` package (``pip install '.[bench]'``) it says so.
 Times are CPU seconds of this process (the machine may be shared); each figure is
-the median of several runs, the modes interleaved so that load hits them alike.
+the median of several runs, the modes interleaved so that load hits them alike. It
+prints which build it measured: pure Python, or the optional compiled engine that
+``python -m companion.compile_engine`` builds from the same sources.
 
     python bench/engine.py [--games 300] [--runs 5]
 """
@@ -32,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from common import machine, median  # noqa: E402
 
+from companion.games import compiled  # noqa: E402
 from companion.games.entanglion import Entanglion  # noqa: E402
 from companion.games.snapshots import playout_gc  # noqa: E402
 
@@ -112,6 +115,7 @@ def main() -> int:
             line.append(f"{mode} {n / elapsed:6.0f} games/s {steps / elapsed:7.0f} inputs/s")
         print(f"run {r + 1}: " + "; ".join(line), flush=True)
     print(f"machine: {machine()}")
+    print(f"build: {compiled.describe()}")
     for mode in ("playout", "validated"):
         print(f"{mode}: {median(games_per_s[mode]):.0f} games/s ({median(inputs_per_s[mode]):.0f} "
               f"inputs/s, {inputs_per_game[mode]:.1f} inputs a game, outcomes "

@@ -13,6 +13,7 @@ from typing import MutableSequence, TypeVar
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+_MIX1, _MIX2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # SplitMix64's two multipliers
 
 T = TypeVar("T")
 
@@ -25,8 +26,8 @@ def seed_state(seed: int) -> int:
 def next64(state: int) -> tuple[int, int]:
     state = (state + _GOLDEN) & _MASK
     z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK
     return state, z ^ (z >> 31)
 
 
@@ -34,20 +35,22 @@ def below(state: int, n: int) -> tuple[int, int]:
     """Uniform integer in ``range(n)``; rejection sampling keeps it unbiased."""
     # next64 written out: every die and shuffle of every game goes through here.
     limit = _LIMITS[n] if 0 < n < _SMALL else _limit(n)
+    s = state & _MASK  # the same draws, and 64-bit words throughout for a compiled build
     while True:
-        state = (state + _GOLDEN) & _MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        s = (s + _GOLDEN) & _MASK
+        z = ((s ^ (s >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         z ^= z >> 31
-        if z < limit:
-            return state, z % n
+        if z <= limit:
+            return s, z % n
 
 
 def _limit(n: int) -> int:
-    """The largest multiple of ``n`` that fits in 64 bits (draws at or above it are redrawn)."""
+    """The largest draw kept for ``n``: one below the largest multiple of ``n`` that fits
+    in 64 bits (draws above it are redrawn, so every value of ``z % n`` is as likely)."""
     if n <= 0:
         raise ValueError("n must be positive")
-    return (1 << 64) - ((1 << 64) % n)
+    return (1 << 64) - ((1 << 64) % n) - 1
 
 
 _SMALL = 64  # dice and the decks' shuffles: their limits are looked up, not recomputed
@@ -56,7 +59,18 @@ _LIMITS = (0,) + tuple(_limit(n) for n in range(1, _SMALL))
 
 def shuffle(state: int, items: MutableSequence[T]) -> int:
     """Fisher-Yates shuffle in place; returns the new generator state."""
+    # below() written out: a game's reshuffles make most of its draws.
+    s = state & _MASK
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = _LIMITS[n] if n < _SMALL else _limit(n)
+        while True:
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            z ^= z >> 31
+            if z <= limit:
+                break
+        j = z % n
         items[i], items[j] = items[j], items[i]
-    return state
+    return s

@@ -121,6 +121,7 @@ def check(config: Any, system: System) -> Iterator[Finding]:
     yield from _oled(config, system)
     yield from _readers(config, system)
     yield from _state(config)
+    yield from _engine_build()
 
 
 def _service(system: System) -> Iterator[Finding]:
@@ -317,6 +318,21 @@ def _state(config: Any) -> Iterator[Finding]:
         yield Finding(FAIL, str(exc), "fix the line named, or enrol again")
         return
     yield Finding(OK, f"tag registry {registry}: {len(tags)} tags")
+
+
+def _engine_build() -> Iterator[Finding]:
+    """The optional compiled engine: a build older than its source plays old rules."""
+    from .games import compiled
+
+    if not compiled.loaded_compiled():
+        return  # pure Python, the usual case: nothing to say
+    stale = compiled.stale()
+    if stale:
+        yield Finding(FAIL, "the compiled engine is older than its source: "
+                      + ", ".join(stale),
+                      "python -m companion.compile_engine (or --clean for pure Python)")
+    else:
+        yield Finding(OK, "compiled engine up to date: " + compiled.describe())
 
 
 def _journal(path: Path) -> Iterator[Finding]:

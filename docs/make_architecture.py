@@ -57,7 +57,7 @@ ENGINE_MODULES = (
     + _in("games/qlanet/", "cards", "quantum", "knowledge", "options", "state", "engine",
           "report")
     + _in("games/entanglion/", "odds", "words")
-    + _in("games/", "rulings", "snapshots") + _in("", "chance", "i18n")
+    + _in("games/", "rulings", "snapshots", "compiled") + _in("", "chance", "i18n")
 )
 
 PARTS = (
@@ -98,7 +98,7 @@ PARTS = (
          may_import=("session", "engines")),  # engines: i18n's list of the shipped languages
     Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
          _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay",
-             "catalogs")
+             "catalogs", "compile_engine")
          + _in("printing/", "__init__", "sheet", "qno", "qlanet"),
          may_import=ANY, third_party=ANY),
     Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),

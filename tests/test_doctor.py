@@ -207,3 +207,17 @@ def test_doctor_checks_the_journal_read_only(tmp_path):
         db.execute("""UPDATE entries SET action = '{"card":"X","do":"navigate"}'""")
     findings = list(_journal(path))
     assert [f.level for f in findings] == [FAIL] and "checksums" in findings[0].what
+
+
+def test_a_stale_compiled_engine_fails_with_the_rebuild_command(monkeypatch):
+    from companion.games import compiled
+
+    monkeypatch.setattr(compiled, "loaded_compiled", lambda: ["companion.games.entanglion.engine"])
+    monkeypatch.setattr(compiled, "stale", lambda: ["companion.games.entanglion.engine"])
+    (finding,) = doctor._engine_build()
+    assert finding.level == FAIL and "older than its source" in finding.what
+    assert "python -m companion.compile_engine" in finding.fix
+    monkeypatch.setattr(compiled, "stale", lambda: [])
+    assert [f.level for f in doctor._engine_build()] == [OK]
+    monkeypatch.setattr(compiled, "loaded_compiled", lambda: [])
+    assert list(doctor._engine_build()) == []  # pure Python: nothing to say

@@ -7,7 +7,8 @@ their details, status pages, end pages, private screens) is laid out by the real
 views inside ``font.truncations``, which reports any text that ``fit`` cuts, ``clip``
 drops or ``draw_text`` draws past an edge or with the unknown box. Glyphs are not pasted (the layout is what
 is checked), which keeps a thousand games of each kind within a minute or so;
-the default run plays 100 of each, ``COMPANION_LONG=1`` the full 1,000.
+the default run plays 100 of each in English and 25 in each translation,
+``COMPANION_LONG=1`` 1,000 in English and 250 in each translation.
 """
 
 from __future__ import annotations

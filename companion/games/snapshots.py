@@ -31,7 +31,10 @@ class SnapshotEngine:
     log: list[dict[str, Any]]
     inputs: list[dict[str, Any]]
     _history: list[Any]  # one ``_snapshot()`` per accepted input
-    keeps_log = True  # False in playout mode: ``_log`` keeps nothing, hot callers may skip it
+    # True in playout mode: ``_log`` keeps nothing, so hot callers may skip building
+    # an entry. An engine whose ``legal_actions`` copies shared action dicts for its
+    # callers supplies the uncopied list as ``_legal``, a playout copy's legal_actions.
+    playout = False
     # Also supplied by the engine: _normalise(action) -> act, _reason(act) -> str | None,
     # _perform(act), _log(type_, **data) -> entry, to_dict() and classmethod from_dict(data).
 
@@ -84,12 +87,16 @@ class SnapshotEngine:
         anywhere else may corrupt the copy), builds no log, keeps no undo history and
         records no inputs; it returns an empty list. ``legal_actions``, ``status``,
         ``awaiting`` and ``turn_player`` behave exactly as in the normal engine, and the
-        state reached is the same. The original game is never touched.
+        state reached is the same, except that the action dicts ``legal_actions``
+        returns may be shared with other calls and games: read them, never change them
+        (the list is the caller's). The original game is never touched.
         """
         g = self._bare_copy()
         g.push = g._push_trusted  # type: ignore[method-assign]
+        if hasattr(g, "_legal"):  # an engine's legal_actions without the callers' copies
+            g.legal_actions = g._legal  # type: ignore[method-assign]
         g._log = _unlogged  # type: ignore[method-assign]
-        g.keeps_log = False
+        g.playout = True
         return g
 
     @classmethod

@@ -1,8 +1,9 @@
 """Property tests: random complete games under every ruling, invariants on every step.
 
 * ``test_random_games[part]``: ``COMPANION_PROPERTY_GAMES`` complete games (default
-  3,000, in parts of ``PART_GAMES`` = 500 so that no test runs over some 15 s; with
-  ``COMPANION_LONG=1`` the default is 10,000, the full count, in 20 parts). Game
+  3,000, in parts of ``PART_GAMES`` = 250 so that no test runs over some 10 s and the
+  parts spread over the cores; with
+  ``COMPANION_LONG=1`` the default is 10,000, the full count, in 40 parts). Game
   ``i`` has seed ``i`` and picks uniformly among ``legal_actions()`` with
   ``random.Random(i)`` (prompt answers and, with manual dice, die faces included);
   every 4th game (``i % 4 == 3``) draws a random value for every ruling in
@@ -60,7 +61,7 @@ from invariants import DETECTION_REASONS, Navigation, check_invariants
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
 GAMES = int(os.environ.get("COMPANION_PROPERTY_GAMES", "10000" if LONG else "3000"))
-PART_GAMES = 500
+PART_GAMES = 250
 PARTS = max(1, -(-GAMES // PART_GAMES))
 SAMPLE = max(1, int(os.environ.get("COMPANION_PROPERTY_SAMPLE", "200")))
 REPLAY_EVERY = max(1, int(os.environ.get("COMPANION_PROPERTY_REPLAY", "4")))

@@ -8,6 +8,7 @@ was, and so must the base of an interrupted input."""
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 
 import pytest
 
@@ -44,3 +45,16 @@ def test_an_input_never_changes_the_state_before_it(part):
 def test_shared_fields_are_state_fields():
     names = {f for f in State.__slots__}
     assert set(SHARED) <= names
+
+
+def test_a_clone_sets_every_field_to_an_equal_value():
+    # clone() sets the slots one by one: a field added to State and forgotten there
+    # would be missing from every clone.
+    g = Entanglion(7)
+    rnd = random.Random(7)
+    for _ in range(40):
+        g.push(rnd.choice(g.legal_actions()))
+    c = g.state.clone()
+    for f in fields(State):
+        assert getattr(c, f.name) == getattr(g.state, f.name), f.name
+    assert c.to_dict() == g.state.to_dict()

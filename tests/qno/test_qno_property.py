@@ -4,7 +4,7 @@ somewhere exactly once, and the effective top is always a basis state that the
 game's circuit reproduces. The original notebook hung in ~10% of games, crashed in
 1-3% and let the wrong player win in ~4-6%.
 
-``test_random_games[part]`` plays 3,000 games by default, in parts of 1,000 (a few
+``test_random_games[part]`` plays 3,000 games by default, in parts of 500 (a few
 seconds each); with ``COMPANION_LONG=1`` it plays the full 10,000. Game ``seed`` uses
 ``COMBOS[seed % len(COMBOS)]`` (players and options) and a seeded ``Table``. A game
 longer than ``LIMIT`` inputs is reported on its own, with its seed and length, once
@@ -26,7 +26,7 @@ from qno_helpers import conserved
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
 GAMES = 10_000 if LONG else 3_000
-PART_GAMES = 1_000
+PART_GAMES = 500
 FULL_CHECKS = 600  # games whose every position is checked for card conservation
 SEATS = (2, 3, 4, 5, 6, 2, 3, 4)
 VARIANTS = [

@@ -19,6 +19,9 @@ RUBICON = "rubicon"  # red, dashed line
 SHIPS = (MERCURIAL, RUBICON)
 
 
+OTHER = {MERCURIAL: RUBICON, RUBICON: MERCURIAL}  # a lookup, for the hot paths
+
+
 def other(ship: str) -> str:
     return RUBICON if ship == MERCURIAL else MERCURIAL
 
@@ -168,6 +171,8 @@ def _table(phase_kickback: bool) -> dict[tuple[str, str, Position], Position]:
 
 _BOARD = _table(False)
 _KICKBACK = _table(True)
+# Ruling cnot_phase_kickback -> its table: one lookup per move on the engine's hot path.
+NAVIGATION = {False: _BOARD, True: _KICKBACK}
 
 
 def navigate(card: str, ship: str, pos: Position, phase_kickback: bool = False) -> Position:

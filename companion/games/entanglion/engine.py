@@ -25,13 +25,13 @@ code never needs to be cut into resumable pieces.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from ...chance import below, seed_state, shuffle
 from ...i18n import N_  # marks the end reasons for the catalogs; the engine never translates
 from . import board
 from .board import (
-    GALAXY, MERCURIAL, PROBE, RING, RUBICON, SHIPS, ZERO, ONE, Position, other,
+    GALAXY, MERCURIAL, OTHER, PROBE, RING, RUBICON, SHIPS, ZERO, ONE, Position, other,
 )
 from .cards import (
     BENNETT, BIT_FLIP_ERROR, BIT_FLIP_SPACE, COMPONENTS, CONTROL_INFRASTRUCTURE,
@@ -69,6 +69,9 @@ class _GameOver(Exception):
     pass
 
 
+_NO_ANSWERS = ()  # a fresh input's answers so far (a new list only once there are some)
+
+
 def _distinct(cards: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(cards))
 
@@ -86,6 +89,35 @@ def _name(ship: str) -> str:
 
 def _names(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+# Legal inputs are handed out as shared dicts (copied for callers outside playouts):
+# building ~8 dicts a turn was most of what ``legal_actions`` cost.
+_SHARED_ACTIONS: dict[tuple[str, str, str], dict[str, Any]] = {}
+_CARD_ACTIONS: dict[tuple[str, ...], list[dict[str, Any]]] = {}  # (player, *hand) ->
+_CACHE_LIMIT = 4096  # hands are a few cards of four kinds; odd scenarios cannot grow it
+_RETRIEVE = {p: {"player": p, "do": "retrieve"} for p in SHIPS}
+_PASS = {p: {"player": p, "do": "pass"} for p in SHIPS}
+
+
+def _shared_action(player: str, do: str, card: str) -> dict[str, Any]:
+    key = (player, do, card)
+    act = _SHARED_ACTIONS.get(key)
+    if act is None:
+        act = {"player": player, "do": do, "card": card}
+        if len(_SHARED_ACTIONS) < _CACHE_LIMIT:
+            _SHARED_ACTIONS[key] = act
+    return act
+
+
+def _card_actions(key: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Navigate with each distinct card of the hand, then exchange each."""
+    player, cards = key[0], _distinct(key[1:])
+    acts = ([_shared_action(player, "navigate", c) for c in cards]
+            + [_shared_action(player, "exchange", c) for c in cards])
+    if len(_CARD_ACTIONS) < _CACHE_LIMIT:
+        _CARD_ACTIONS[key] = acts
+    return acts
 
 
 class Entanglion(SnapshotEngine):
@@ -110,9 +142,9 @@ class Entanglion(SnapshotEngine):
         self.log: list[dict[str, Any]] = []
         self.pending: dict[str, Any] | None = None
         self.inputs: list[dict[str, Any]] = []  # accepted inputs, for replay
-        self._inflight: tuple[State, int, dict[str, Any], list[Any]] | None = None
+        self._inflight: tuple[State, int, dict[str, Any], Sequence[Any]] | None = None
         self._history: list[tuple[State, int, Any, Any]] = []
-        self._answers: list[Any] = []
+        self._answers: Sequence[Any] = []
         self._answer_i = 0
         self._validate_setup(self.setup)
         try:
@@ -139,29 +171,38 @@ class Entanglion(SnapshotEngine):
     # push, pop, check, copy, playout_copy and replay: see SnapshotEngine.
 
     def legal_actions(self) -> list[dict[str, Any]]:
+        return [dict(a) for a in self._legal()]  # the caller's own, free to change
+
+    def _legal(self) -> list[dict[str, Any]]:
+        """The legal inputs as shared dicts, which nobody may change (a new list).
+        A playout copy's ``legal_actions``."""
         s = self.state
         if s.status in ("won", "lost"):
             return []
-        if self.pending:
-            p = self.pending["player"]
-            return [{"player": p, "do": "choose", "value": v} for v in self.pending["options"]]
+        pending = self.pending
+        if pending:
+            p = pending["player"]
+            return [{"player": p, "do": "choose", "value": v} for v in pending["options"]]
         p = s.turn_player
         hand = s.hands[p]
-        if len(hand) > 1:
-            hand = _distinct(hand)
-        out = [{"player": p, "do": "navigate", "card": c} for c in hand]
-        out += [{"player": p, "do": "exchange", "card": c} for c in hand]
-        together = s.pos[0] == s.pos[1]  # retrieval and Qubit Interconnect need it
-        if together and self._component_here() is not None:
-            out.append({"player": p, "do": "retrieve"})
-        if s.held_events[p]:
-            out += [{"player": p, "do": "event", "card": e}
-                    for e in _distinct(s.held_events[p]) if self._event_reason(p, e) is None]
+        key = (p, *hand)
+        try:  # an index, not .get(): a compiled build calls a method generically
+            out = _CARD_ACTIONS[key][:]
+        except KeyError:  # a hand not met yet
+            out = _card_actions(key)[:]
+        here, there = s.pos
+        together = here == there  # retrieval and Qubit Interconnect need it
+        if together and s.planet_components.get(here) is not None:  # _component_here
+            out.append(_RETRIEVE[p])
+        held = s.held_events[p]
+        if held:
+            out += [_shared_action(p, "event", e)
+                    for e in _distinct(held) if self._event_reason(p, e) is None]
         if together and not s.interconnected and self._interconnect_reason(p) is None:
             out += [{"player": p, "do": "interconnect", "give": a, "take": b}
-                    for a in hand for b in _distinct(s.hands[other(p)])]
+                    for a in _distinct(hand) for b in _distinct(s.hands[OTHER[p]])]
         if not out:  # only when a hand is empty and nothing else is possible
-            out.append({"player": p, "do": "pass"})
+            out.append(_PASS[p])
         return out
 
     # ----------------------------------------------------------- serialisation
@@ -207,17 +248,14 @@ class Entanglion(SnapshotEngine):
     def _apply(self, act: dict[str, Any]) -> None:
         # The state before the input stays untouched: it is the undo snapshot and the
         # base a later ``choose`` re-runs from. The input runs on a clone.
-        if act["do"] == "choose":
-            base, base_len, first, answers = self._inflight  # type: ignore[misc]
+        if act["do"] == "choose":  # the interrupted input again, with one more answer
+            value = act["value"]
+            base, base_len, act, answers = self._inflight  # type: ignore[misc]
+            answers = [*answers, value]
             del self.log[base_len:]
-            self.state = base.clone()
-            self._run(first, answers + [act["value"]], base, base_len)
         else:
-            base = self.state
-            self.state = base.clone()
-            self._run(act, [], base, len(self.log))
-
-    def _run(self, act: dict[str, Any], answers: list[Any], base: State, base_len: int) -> None:
+            base, base_len, answers = self.state, len(self.log), _NO_ANSWERS
+        self.state = base.clone()
         self._answers, self._answer_i = answers, 0
         self.pending = None
         try:
@@ -429,10 +467,11 @@ class Entanglion(SnapshotEngine):
         return entry
 
     def _has(self, player: str, component: str) -> bool:
-        sc = self.state.ship_components
+        s = self.state
+        sc = s.ship_components
         if component in sc[player]:
             return True
-        return self.state.options["component_scope"] == "team" and component in sc[other(player)]
+        return s.options["component_scope"] == "team" and component in sc[OTHER[player]]
 
     def _limit(self, player: str) -> int:
         return HAND_SIZE - 1 if self._has(player, DILUTION_REFRIGERATOR) else HAND_SIZE
@@ -447,7 +486,7 @@ class Entanglion(SnapshotEngine):
         before = self.state.pos
         self.state.pos = pos
         # [mercurial's planet, rubicon's planet], as everywhere in the log
-        if self.keeps_log:  # the hottest entries skip even their arguments in playouts
+        if not self.playout:  # the hottest entries skip even their arguments in playouts
             self._log("move", player=player, cause=cause,
                       **{"from": list(before), "to": list(pos)})
 
@@ -457,7 +496,7 @@ class Entanglion(SnapshotEngine):
         s = self.state
         low, high = (1, 8) if die == "d8" else (0, 1)
         if s.forced:
-            value = s.forced.pop(0)
+            value, s.forced = s.forced[0], s.forced[1:]  # replaced: clones share it
             if not low <= value <= high:
                 raise IllegalAction(f"forced die value {value} cannot be a {die} result "
                                     f"({low}-{high}) for {purpose}")
@@ -511,10 +550,11 @@ class Entanglion(SnapshotEngine):
         if do == "interconnect":  # free: not the turn's action
             self._interconnect(player, act)
             return
-        if self.keeps_log and "card" in act:
-            self._log("action", player=player, do=do, card=act["card"])
-        elif self.keeps_log:
-            self._log("action", player=player, do=do)
+        if not self.playout:
+            if "card" in act:
+                self._log("action", player=player, do=do, card=act["card"])
+            else:
+                self._log("action", player=player, do=do)
         if do == "navigate":
             self._navigate(player, act["card"])
         elif do == "exchange":
@@ -657,11 +697,11 @@ class Entanglion(SnapshotEngine):
         if full:
             self._quantum_event(player, "engine control full", clear=True)
         s.slot6_filled = False
-        s.turn_player = other(player)
+        s.turn_player = OTHER[player]
         s.turn_number += 1
-        if self.keeps_log:
+        if not self.playout:
             self._log("turn", player=s.turn_player, number=s.turn_number)
-        self._begin_turn()
+        s.interconnected = False  # _begin_turn, written out on the hot path
 
     # ------------------------------------------------------------------ engine deck
 
@@ -674,8 +714,11 @@ class Entanglion(SnapshotEngine):
                 if not s.engine_stack:
                     self._log("draw", player=player, card=None, note="no engine cards left")
                     return None
-            card = self._take(player, s.engine_stack, "engine")
-            if self.keeps_log:
+            if s.options["deck"] == "physical":
+                card = self._take(player, s.engine_stack, "engine")
+            else:  # _take's digital case, written out: about one draw per input
+                card = s.engine_stack.pop(0)
+            if not self.playout:
                 self._log("draw", player=player, card=card)
             if card != PROBE:
                 into.append(card)
@@ -707,7 +750,8 @@ class Entanglion(SnapshotEngine):
             return
         s.engine_stack, s.engine_discard = s.engine_discard, []
         s.rng = shuffle(s.rng, s.engine_stack)
-        self._log("reshuffle", deck="engine", cards=len(s.engine_stack))
+        if not self.playout:
+            self._log("reshuffle", deck="engine", cards=len(s.engine_stack))
 
     def _refill(self, player: str) -> None:
         hand, limit = self.state.hands[player], self._limit(player)
@@ -729,7 +773,7 @@ class Entanglion(SnapshotEngine):
         if len(s.engine_control) >= ENGINE_SLOTS:
             s.engine_discard.append(card)  # only with mechanic_fills_slots (Q5)
             return
-        s.engine_control.append([card, player])
+        s.engine_control = s.engine_control + [[card, player]]  # replaced: clones share it
         if len(s.engine_control) == ENGINE_SLOTS:
             s.slot6_filled = True
 
@@ -737,7 +781,7 @@ class Entanglion(SnapshotEngine):
         s = self.state
         if s.engine_control:
             s.engine_discard.extend(card for card, _ in s.engine_control)
-            s.engine_control.clear()
+            s.engine_control = []
             self._log("engine_control_cleared")
 
     # ------------------------------------------------------------------ detection
@@ -745,7 +789,9 @@ class Entanglion(SnapshotEngine):
     def _raise_detection(self, reason: str) -> None:
         s = self.state
         s.detection += 1
-        self._log("detection", space=s.detection, value=track_value(s.detection), reason=reason)
+        if not self.playout:
+            self._log("detection", space=s.detection, value=track_value(s.detection),
+                      reason=reason)
         if s.detection >= LAST_SPACE:
             self._end("lost", N_("the detection rate reached X"))
 
@@ -776,9 +822,10 @@ class Entanglion(SnapshotEngine):
         """Move the ships along the board for ``card`` played for ``player``."""
         s = self.state
         before = s.pos
-        after = board.navigate(card, player, before, s.options["cnot_phase_kickback"])
+        after = board.NAVIGATION[s.options["cnot_phase_kickback"]][(card, player, before)]
         if after == before:
-            self._log("no_effect", player=player, card=card)
+            if not self.playout:
+                self._log("no_effect", player=player, card=card)
         else:
             self._set_pos(after, card, player)
         return before, after
@@ -790,6 +837,7 @@ class Entanglion(SnapshotEngine):
         if not self._has(player, QUANTUM_GATES):
             self._draw(player, s.hands[player])
             return
+        s.drawn = s.drawn[:]  # copied before it changes: clones share it
         for _ in range(2):
             self._draw(player, s.drawn)
         if s.drawn:
@@ -925,6 +973,7 @@ class Entanglion(SnapshotEngine):
                 self._rebuild_event_deck([])
                 if not s.event_deck:
                     return None
+            s.event_deck = s.event_deck[:]  # copied before it changes: clones share it
             card = self._take(player, s.event_deck, "event")
             if card != QUANTUM_SHUFFLE:
                 return card
@@ -1011,6 +1060,7 @@ class Entanglion(SnapshotEngine):
     def _mechanic(self, player: str) -> None:
         s = self.state
         s.set_aside, s.hands[player] = s.hands[player], []
+        s.drawn = s.drawn[:]  # copied before it changes: clones share it
         for _ in range(3):
             self._draw(player, s.drawn)
         plays = 0

@@ -15,10 +15,14 @@ from typing import Any
 from .board import MERCURIAL, RING, RUBICON
 
 
-# Changed only by replacing them (a new list or dict), so clones may share them: they
-# change a few times a game, and not copying them halves the cost of a clone.
-SHARED = ("planet_components", "ship_components", "held_events", "event_discard", "set_aside",
-          "retrieved_from")
+# Changed only by replacing them (a new list or dict, or a copy made before changing
+# it), so clones may share them: they change a few times a game or less than once an
+# input, and a clone copies only the hands and the engine deck and discard.
+SHARED = ("forced", "planet_components", "ship_components", "held_events", "engine_control",
+          "event_deck", "event_discard", "drawn", "set_aside", "retrieved_from")
+
+
+_new = object.__new__
 
 
 def _per_ship() -> dict[str, list[str]]:
@@ -39,7 +43,7 @@ class State:
     ship_components: dict[str, list[str]] = field(default_factory=_per_ship)
     hands: dict[str, list[str]] = field(default_factory=_per_ship)
     held_events: dict[str, list[str]] = field(default_factory=_per_ship)
-    # [card, ship] per slot; a slot is never changed in place, so clones share slots.
+    # [card, ship] per slot
     engine_control: list[list[str]] = field(default_factory=list)
     engine_stack: list[str] = field(default_factory=list)
     engine_discard: list[str] = field(default_factory=list)  # last = most recent
@@ -54,17 +58,35 @@ class State:
 
     def clone(self) -> "State":
         # Shared, not copied: options and the fields in SHARED, which the engine replaces
-        # and never changes in place (hands, decks and engine control change almost every
-        # input; those are copied).
+        # and never changes in place (the hands, the engine deck and its discard change
+        # almost every input; those are copied). Slots set one by one: cheaper than the
+        # dataclass's __init__ call. (The compiled build leaves this module interpreted:
+        # 3.11's specialised slot access beats Cython's generic one here.)
+        c = _new(State)
+        c.options = self.options
+        c.rng = self.rng
+        c.forced = self.forced
+        c.status = self.status
+        c.turn_player = self.turn_player
+        c.turn_number = self.turn_number
+        c.pos = self.pos
+        c.detection = self.detection
+        c.planet_components = self.planet_components
+        c.ship_components = self.ship_components
         h = self.hands
-        return State(
-            self.options, self.rng, self.forced[:], self.status, self.turn_player,
-            self.turn_number, self.pos, self.detection, self.planet_components,
-            self.ship_components, {MERCURIAL: h[MERCURIAL][:], RUBICON: h[RUBICON][:]},
-            self.held_events, self.engine_control[:], self.engine_stack[:],
-            self.engine_discard[:], self.event_deck[:], self.event_discard, self.drawn[:],
-            self.set_aside, self.slot6_filled, self.retrieved_from, self.interconnected,
-        )
+        c.hands = {MERCURIAL: h[MERCURIAL][:], RUBICON: h[RUBICON][:]}
+        c.held_events = self.held_events
+        c.engine_control = self.engine_control
+        c.engine_stack = self.engine_stack[:]
+        c.engine_discard = self.engine_discard[:]
+        c.event_deck = self.event_deck
+        c.event_discard = self.event_discard
+        c.drawn = self.drawn
+        c.set_aside = self.set_aside
+        c.slot6_filled = self.slot6_filled
+        c.retrieved_from = self.retrieved_from
+        c.interconnected = self.interconnected
+        return c
 
     def set_ship(self, name: str, ship: str, items: list[str]) -> None:
         """Give ``ship`` a new list in the per-ship field ``name`` (one of SHARED)."""

@@ -1,0 +1,82 @@
+"""Build (or remove) the optional compiled Entanglion engine.
+
+Compiles the modules listed in ``companion/games/compiled.py`` with Cython, from the
+same ``.py`` sources, into extension modules beside them, so that Python imports the
+compiled ones from then on (the daemon, the co-pilot's look-ahead, the tests). It
+needs Cython and a C compiler (``pip install '.[compiled]'``; on Raspberry Pi OS and
+Debian ``sudo apt install build-essential python3-dev``).
+
+    python -m companion.compile_engine           # build in place
+    python -m companion.compile_engine --clean   # back to pure Python
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import importlib.util
+import os
+import sys
+
+from .games.compiled import MODULES, source_of
+
+# Python's own semantics, nothing stricter: annotations are not turned into C types or
+# runtime type checks, so the build behaves like the sources it comes from.
+DIRECTIVES = {"language_level": 3, "annotation_typing": False}
+
+
+def _root() -> str:
+    """The folder holding the ``companion`` package (a checkout, or site-packages)."""
+    spec = importlib.util.find_spec("companion")
+    assert spec is not None and spec.submodule_search_locations
+    return os.path.dirname(list(spec.submodule_search_locations)[0])
+
+
+def clean() -> list[str]:
+    """Remove the compiled modules; returns what was removed."""
+    removed = []
+    for module in MODULES:
+        stem = source_of(module)[:-3]
+        for built in glob.glob(stem + ".*.so") + glob.glob(stem + ".*.pyd"):
+            os.remove(built)
+            removed.append(built)
+    return removed
+
+
+def build() -> None:
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        sys.exit("Cython is needed: pip install '.[compiled]'")
+    from setuptools import Distribution
+
+    root = _root()
+    os.chdir(root)  # in-place builds land relative to the working directory
+    extensions = cythonize(
+        [os.path.relpath(source_of(m), root) for m in MODULES], build_dir="build/cython",
+        quiet=True, compiler_directives=DIRECTIVES, force=True,
+    )
+    dist = Distribution({"ext_modules": extensions})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.inplace = True
+    cmd.build_temp = "build/compiled"
+    dist.run_command("build_ext")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m companion.compile_engine",
+        description="Build (or remove) the optional compiled Entanglion engine.")
+    parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    args = parser.parse_args(argv)
+    removed = clean()
+    if args.clean:
+        print("\n".join(f"removed {r}" for r in removed) or "no compiled modules")
+        return 0
+    build()
+    print("compiled: " + ", ".join(MODULES))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
