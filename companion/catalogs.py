@@ -27,7 +27,7 @@ LOCALE = ROOT / "locale"
 # catalog -> the paths (relative to the companion package) whose strings it holds.
 # A path is a file, or a folder taken with everything below it.
 CATALOGS: dict[str, tuple[str, ...]] = {
-    "core": ("session.py", "sim.py", "daemon.py", "recovery.py", "views", "web",
+    "core": ("session", "sim.py", "daemon.py", "recovery.py", "views", "web",
              "games/common.py"),
     "entanglion": ("games/entanglion",),
     "qno": ("games/qno",),
@@ -77,6 +77,8 @@ def _files(name: str) -> list[Path]:
             out += sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES)
         elif path.exists():
             out.append(path)
+        else:  # a module moved or renamed: its strings must not silently drop out
+            raise FileNotFoundError(f"catalog {name!r} names {rel}, which does not exist")
     return out
 
 

@@ -227,3 +227,14 @@ def test_a_whole_entanglion_game_plays_in_the_simulator_in_every_language(code, 
     missing = getattr(font, "missing", None)
     if missing is not None:
         assert not [t for t in drawn if missing(t)], "characters without a glyph"
+
+
+def test_every_catalog_names_code_that_exists(monkeypatch):
+    """A module moved into a package (as the session was) must take its strings along:
+    a catalog naming a path that is gone is an error, not a quietly smaller template."""
+    for name, paths in catalogs.CATALOGS.items():
+        for rel in paths:
+            assert (catalogs.ROOT / rel).exists(), f"{name}: {rel}"
+    monkeypatch.setitem(catalogs.CATALOGS, "core", ("session.py",))
+    with pytest.raises(FileNotFoundError, match="session.py"):
+        catalogs._files("core")
