@@ -6,6 +6,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from . import scenario
 from .games.common import GAMES
@@ -27,16 +29,24 @@ def _load_scenario(source: str) -> dict:
     return scenario.load(text, source)
 
 
+def _from_file(command: str, source: str, work: Callable[[], Any]) -> Any:
+    """``work()`` on the scenario file ``source``, or None after one line on stderr when
+    the file cannot be read or is malformed (the caller exits with EXIT_MALFORMED)."""
+    try:
+        return work()
+    except OSError as exc:
+        print(f"companion {command}: cannot read {source}: {exc.strerror}", file=sys.stderr)
+    except scenario.MalformedScenario as exc:
+        print(f"companion {command}: {exc}", file=sys.stderr)
+    return None
+
+
 def _scenario(args: argparse.Namespace) -> int:
     source = args.file
-    try:
-        status, result = scenario.run(_load_scenario(source), source)
-    except OSError as exc:
-        print(f"companion scenario: cannot read {source}: {exc.strerror}", file=sys.stderr)
+    ran = _from_file("scenario", source, lambda: scenario.run(_load_scenario(source), source))
+    if ran is None:
         return scenario.EXIT_MALFORMED
-    except scenario.MalformedScenario as exc:
-        print(f"companion scenario: {exc}", file=sys.stderr)
-        return scenario.EXIT_MALFORMED
+    status, result = ran
     if args.text and result["game"] == "qlanet":
         print("companion scenario: --text narrates Entanglion and QNO games; a QLANET game "
               "prints as JSON (leave out --text)", file=sys.stderr)
@@ -68,18 +78,18 @@ def _hint(args: argparse.Namespace) -> int:
     from .games.entanglion import hint
 
     source = args.file
-    try:
+
+    def play() -> tuple[Any, Any]:
         data = _load_scenario(source)
         if data.get("game", "entanglion") != "entanglion":
             raise scenario.MalformedScenario(f"{source}: hints are for Entanglion games, "
                                              f"not {data['game']}")
-        game, error = scenario.play(data, source)
-    except OSError as exc:
-        print(f"companion hint: cannot read {source}: {exc.strerror}", file=sys.stderr)
+        return scenario.play(data, source)
+
+    played = _from_file("hint", source, play)
+    if played is None:
         return scenario.EXIT_MALFORMED
-    except scenario.MalformedScenario as exc:
-        print(f"companion hint: {exc}", file=sys.stderr)
-        return scenario.EXIT_MALFORMED
+    game, error = played
     if error:
         print(f"companion hint: action {error['index']} is illegal: {error['reason']}",
               file=sys.stderr)
