@@ -122,6 +122,8 @@ def check(config: Any, system: System) -> Iterator[Finding]:
     yield from _readers(config, system)
     yield from _state(config)
     yield from _engine_build()
+    yield from _led_map(config)
+    yield from _catalogs(config)
 
 
 def _service(system: System) -> Iterator[Finding]:
@@ -333,6 +335,61 @@ def _engine_build() -> Iterator[Finding]:
                       "python -m companion.compile_engine (or --clean for pure Python)")
     else:
         yield Finding(OK, "compiled engine up to date: " + compiled.describe())
+
+
+def _led_map(config: Any) -> Iterator[Finding]:
+    """The LED map the box reads at start (a missing one stops the service with exit 2)."""
+    from .hardware.leds import LedMapError, default_led_map_path, load_led_map
+
+    if config.leds.sink != "firmware":
+        return  # only the co-processor's chain is mapped
+    path = config.leds.map or default_led_map_path()
+    fix = ("reinstall: sudo systemd/install.sh" if not config.leds.map
+           else "fix the file, or remove [leds] map to use the reference build's")
+    try:
+        chain = load_led_map(path)
+    except LedMapError as exc:
+        yield Finding(FAIL, f"LED map {exc}", fix)
+        return
+    yield Finding(OK, f"LED map {path}: {sum(p is not None for p in chain)} pixels")
+
+
+def _catalogs(config: Any, package: Any = None) -> Iterator[Finding]:
+    """Every compiled catalog of the table's language (the config's, and the one chosen
+    in Settings) loads; the other shipped languages only warn, as Settings offers them.
+    ``package``: the installed package's folder (a test passes a damaged copy)."""
+    import gettext
+    from importlib import resources
+
+    from . import i18n, language
+    from .catalogs import CATALOGS
+
+    package = package or resources.files("companion")
+
+    needed = {config.game.language, language.saved(Path(config.paths.state_dir))} - {None}
+    broken = set()
+    for code in i18n.LANGUAGES:
+        if code == i18n.DEFAULT:
+            continue  # the source language: no catalog
+        folder = package / "locale" / code
+        problems = []
+        for name in CATALOGS:
+            mo = folder / "LC_MESSAGES" / f"{name}.mo"
+            try:
+                with mo.open("rb") as stream:
+                    gettext.GNUTranslations(stream)
+            except (OSError, ValueError) as exc:
+                problems.append(f"{name}.mo ({type(exc).__name__}: {exc})")
+        if not (folder / "web.json").is_file():
+            problems.append("web.json (missing)")
+        if not problems:
+            continue
+        broken.add(code)
+        yield Finding(FAIL if code in needed else WARN,
+                      f"language {code}: cannot load " + ", ".join(problems),
+                      "reinstall: sudo systemd/install.sh")
+    if not needed & broken:
+        yield Finding(OK, "the table's language loads: " + ", ".join(sorted(needed)))
 
 
 def _journal(path: Path) -> Iterator[Finding]:

@@ -178,13 +178,14 @@ group_exists() { getent group "$1" >/dev/null; }
 systemd_running() { [[ -d /run/systemd/system ]]; }
 is_raspberry_pi() { grep -qs 'Raspberry Pi' /proc/device-tree/model; }
 
-# The files of this checkout that make up the package (no VCS, venvs, caches),
-# NUL-separated and sorted, relative to $SRC.
+# This checkout without VCS, venvs, caches and build output, NUL-separated and
+# sorted, relative to $SRC: files and symlinks alike. What goes into the package is
+# decided by pyproject.toml when pip builds the wheel, never by this list.
 source_files() {
-    (cd "$SRC" && find . \( -name .git -o -name .venv -o -name venv \
+    (cd "$SRC" && find . \( -name .git -o -name '.venv*' -o -name venv \
         -o -name __pycache__ -o -name '*.egg-info' -o -name build -o -name dist \
         -o -name .hypothesis -o -name .benchmarks -o -name '.*_cache' \) -prune \
-        -o -type f -print0 | LC_ALL=C sort -z)
+        -o \( -type f -o -type l \) -print0 | LC_ALL=C sort -z)
 }
 
 source_digest() {
@@ -323,21 +324,29 @@ setup_venv() {
         info "companion is up to date (same source as last install)"
         VENV_CHANGED=0
     else
-        # Build from a copy: pip would otherwise write build/ and *.egg-info
-        # into this checkout as root.
+        # pip builds a wheel from a copy (it would otherwise write build/ and
+        # *.egg-info into this checkout as root) and the venv gets that wheel: the
+        # files pyproject.toml packages, as any pip install would have them.
+        # [firmware]: mpremote, so 'companion firmware install' works from this venv
+        # with the firmware shipped inside the package.
         if ((DRY_RUN)); then
-            info "(would copy $SRC to a temporary directory COPY and install from it)"
-            run "$VENV/bin/pip" install --disable-pip-version-check --no-input --upgrade "COPY[firmware]"
+            info "(would copy $SRC to a temporary directory COPY and build the wheel there)"
+            run "$VENV/bin/pip" wheel --disable-pip-version-check --no-input --no-deps --wheel-dir COPY/dist COPY
+            run "$VENV/bin/pip" install --disable-pip-version-check --no-input --force-reinstall --no-deps "COPY/dist/companion-VERSION.whl"
+            run "$VENV/bin/pip" install --disable-pip-version-check --no-input "COPY/dist/companion-VERSION.whl[firmware]"
             info "would record the source digest in $STAMP"
         else
-            local tmp
+            local tmp wheel
             tmp=$(mktemp -d)
             # shellcheck disable=SC2064 # expand $tmp now
             trap "rm -rf '$tmp'" EXIT
-            (cd "$SRC" && source_files | tar --null -T - -cf -) | tar -C "$tmp" -xf -
-            # [firmware]: mpremote, so 'companion firmware install' works from this venv
-            # with the firmware shipped inside the package.
-            run "$VENV/bin/pip" install --disable-pip-version-check --no-input --upgrade "$tmp[firmware]"
+            mkdir "$tmp/src"
+            (cd "$SRC" && source_files | tar --null --no-recursion -T - -cf -) | tar -C "$tmp/src" -xf -
+            run "$VENV/bin/pip" wheel --disable-pip-version-check --no-input --no-deps --wheel-dir "$tmp/dist" "$tmp/src"
+            wheel=$(echo "$tmp"/dist/companion-*.whl)
+            # The same version as the one installed is a new build all the same.
+            run "$VENV/bin/pip" install --disable-pip-version-check --no-input --force-reinstall --no-deps "$wheel"
+            run "$VENV/bin/pip" install --disable-pip-version-check --no-input "${wheel}[firmware]"
             rm -rf "$tmp"
             trap - EXIT
             printf '%s\n' "$digest" >"$STAMP"
@@ -427,12 +436,19 @@ setup_udev() {
     step "udev rule $RULE (Pico -> /dev/companion-io)"
     install_file "$SRC/systemd/99-companion.rules" "$RULE" 0644
     if ((FILE_CHANGED)); then
-        if command -v udevadm >/dev/null; then
-            run udevadm control --reload
-            run udevadm trigger --subsystem-match=tty --action=change
-        else
-            info "udevadm not found: skipping the reload (the rule applies from the next boot)"
-        fi
+        udev_reload
+    fi
+}
+
+# Apply the rule now where udev runs; a chroot or an image build has no udev
+# daemon to talk to, and the rule applies from the next boot all the same.
+udev_reload() {
+    if ! command -v udevadm >/dev/null; then
+        info "udevadm not found: skipping the reload (the rule applies from the next boot)"
+    elif ! run udevadm control --reload ||
+        ! run udevadm trigger --subsystem-match=tty --action=change; then
+        warn "udev did not reload (no udev running here, e.g. a chroot or an image build);" \
+            "the rule applies from the next boot"
     fi
 }
 
@@ -493,24 +509,33 @@ PY
 
 start_service() {
     step "Service"
-    if ((NO_START)); then
-        info "--no-start: not enabling or starting it. Later: sudo systemctl enable --now $SERVICE"
-        if systemctl is-active --quiet "$SERVICE" 2>/dev/null && ((VENV_CHANGED || UNIT_CHANGED)); then
-            info "it is running the previous version: sudo systemctl restart $SERVICE"
-        fi
-        return
-    fi
-    local enabled=0 active=0
-    systemctl is-enabled --quiet "$SERVICE" 2>/dev/null && enabled=1
-    systemctl is-active --quiet "$SERVICE" 2>/dev/null && active=1
-    systemctl is-failed --quiet "$SERVICE" 2>/dev/null && run systemctl reset-failed "$SERVICE"
-    local ok=1
-    local helper
+    local ok=1 helper
+    # The power-off path and the shutdown blanking serve the service whenever it
+    # runs, also when a person starts it later: enabled even with --no-start.
     for helper in companion-poweroff.path companion-blank.service; do
         if ! systemctl is-enabled --quiet "$helper" 2>/dev/null; then
             run systemctl enable --now "$helper" || ok=0
         fi
     done
+    if ((NO_START)); then
+        info "--no-start: not enabling or starting it. Later: sudo systemctl enable --now $SERVICE"
+        if systemctl is-active --quiet "$SERVICE" 2>/dev/null && ((VENV_CHANGED || UNIT_CHANGED)); then
+            info "it is running the previous version: sudo systemctl restart $SERVICE"
+        fi
+    else
+        start_main_service || ok=0
+    fi
+    if ((!ok)); then
+        warn "the service did not start. See: journalctl -u $SERVICE -n 50 --no-pager"
+        FAILED=1
+    fi
+}
+
+start_main_service() {
+    local enabled=0 active=0 ok=1
+    systemctl is-enabled --quiet "$SERVICE" 2>/dev/null && enabled=1
+    systemctl is-active --quiet "$SERVICE" 2>/dev/null && active=1
+    systemctl is-failed --quiet "$SERVICE" 2>/dev/null && run systemctl reset-failed "$SERVICE"
     if ((!enabled)); then
         run systemctl enable --now "$SERVICE" || ok=0
     elif ((!active)); then
@@ -520,10 +545,7 @@ start_service() {
     else
         info "enabled and running"
     fi
-    if ((!ok)); then
-        warn "the service did not start. See: journalctl -u $SERVICE -n 50 --no-pager"
-        FAILED=1
-    fi
+    ((ok))
 }
 
 check_i2c() {
@@ -606,7 +628,20 @@ do_uninstall() {
     remove_path "$POWEROFF_PATH"
     remove_path "$POWEROFF_SERVICE"
     remove_path "$BLANK_UNIT"
-    remove_path "$DROPIN_DIR"
+    # Only the drop-ins this script writes: the maker's own (`systemctl edit
+    # companion` -> override.conf) stay, for a later install to pick up again.
+    remove_path "$GROUPS_DROPIN"
+    remove_path "$WEB_DROPIN"
+    if [[ -d $DROPIN_DIR ]]; then
+        local yours
+        yours=$(find "$DROPIN_DIR" -mindepth 1 -maxdepth 1 ! -name "${GROUPS_DROPIN##*/}" \
+            ! -name "${WEB_DROPIN##*/}" -printf '%f ')
+        if [[ -z $yours ]]; then
+            run rmdir "$DROPIN_DIR"
+        else
+            info "kept your drop-ins in $DROPIN_DIR: $yours"
+        fi
+    fi
     if ((had_unit)) && systemd_running; then
         run systemctl daemon-reload
         systemctl reset-failed "$SERVICE" 2>/dev/null || true
@@ -615,10 +650,7 @@ do_uninstall() {
     step "Removing the udev rule"
     if [[ -e $RULE ]]; then
         remove_path "$RULE"
-        if command -v udevadm >/dev/null; then
-            run udevadm control --reload
-            run udevadm trigger --subsystem-match=tty --action=change
-        fi
+        udev_reload
     fi
 
     step "Removing the venv $VENV"

@@ -477,7 +477,11 @@ def test_install_dry_run_leaves_existing_files_alone(tmp_path):
     assert f"up to date: {target}/udev/99-companion.rules" in result.stdout
     assert "exists: left as it is" in result.stdout
     assert "udevadm" not in result.stdout.replace("udevadm not found", "")
-    assert "would run: systemctl enable" not in result.stdout
+    # the service is left alone; its power-off and shutdown helpers are enabled all the same
+    assert "would run: systemctl enable --now companion\n" not in result.stdout
+    assert "would run: systemctl start companion\n" not in result.stdout
+    for helper in ("companion-poweroff.path", "companion-blank.service"):
+        assert f"would run: systemctl enable --now {helper}\n" in result.stdout
     assert "--no-start" in result.stdout
 
 
