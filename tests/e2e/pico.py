@@ -2,27 +2,29 @@
 
 Run by the end-to-end test with the installed venv's Python (the package it fakes is
 the one install.sh put there). It plugs a fake Pico in, links /dev/companion-io to
-its pty as the udev rule would, hands the pty to the service's user (dialout would,
-on a real box) and then takes commands on stdin, one a line, answering each:
+its pty as the udev rule would, gives the pty to group dialout (as a real ttyACM
+is) and then takes commands on stdin, one a line, answering each:
 
     tap PAD UID     a tag arrives on a pad           -> ok
     frames          how many LED frames it accepted  -> <count>
     quit
 """
 
+import grp
 import os
-import pwd
 import sys
 
+from companion.firmware import shipped_version, source_dir
 from companion.hardware.fake_pico import FakePico
 
 LINK = "/dev/companion-io"
 
 
 def main() -> int:
-    pico = FakePico()
+    pico = FakePico(fw=shipped_version(source_dir()))  # flashed from this checkout
     os.chmod(os.path.dirname(pico.path), 0o755)  # the service's user walks into it
-    os.chown(pico.tty, pwd.getpwnam("companion").pw_uid, -1)
+    os.chown(pico.tty, -1, grp.getgrnam("dialout").gr_gid)
+    os.chmod(pico.tty, 0o660)
     if os.path.lexists(LINK):
         os.unlink(LINK)
     os.symlink(pico.path, LINK)
