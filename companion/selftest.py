@@ -26,7 +26,7 @@ from .hardware.buttons import Classifier
 from .hardware.inbox import Inbox
 from .inputs import BACK, Hold, Press, Tag
 from .views.font import draw_centered
-from .views.leds import OFF, PIXEL_COUNT, PIXELS
+from .views.leds import FRAME_LENGTH, FRAME_PIXELS, OFF, PIXEL_COUNT
 
 CHASE_STEP = 0.4  # seconds per pixel: long enough to read the name on the OLED
 FLASH = 0.3
@@ -56,19 +56,20 @@ def chase_order(leds: Any) -> list[int]:
 
 
 def pixel_name(index: int) -> str:
-    name = PIXELS[index]
+    name = FRAME_PIXELS[index]
     return f"track space {name[5:]}" if name.startswith("track") else name
 
 
 def chase_frames(order: list[int]) -> list[tuple[tuple[int, int, int], ...]]:
-    """One pixel lit at a time in ``order``, then all red, green, blue, then off."""
+    """One pixel lit at a time in ``order``, then all red, green, blue, then off.
+    Frames carry the optional pixels too (the turn pixel), as a map may wire them."""
     frames = []
     for i in order:
-        frame = [OFF] * PIXEL_COUNT
+        frame = [OFF] * FRAME_LENGTH
         frame[i] = DIM_WHITE
         frames.append(tuple(frame))
-    frames += [tuple([c] * PIXEL_COUNT) for c in ((80, 0, 0), (0, 80, 0), (0, 0, 80))]
-    return frames + [tuple([OFF] * PIXEL_COUNT)]
+    frames += [tuple([c] * FRAME_LENGTH) for c in ((80, 0, 0), (0, 80, 0), (0, 0, 80))]
+    return frames + [tuple([OFF] * FRAME_LENGTH)]
 
 
 def echo_screen(lines: list[str]) -> dict[str, Any]:

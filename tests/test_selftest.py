@@ -121,3 +121,27 @@ def test_the_chase_follows_the_led_map_and_names_each_pixel(tmp_path):
     lit = [[i for i, p in enumerate(f) if p != (0, 0, 0)] for f in link.frames[:PIXEL_COUNT]]
     assert lit == [[n] for n in range(1, PIXEL_COUNT + 1)]  # physical positions in turn
     assert out.getvalue().splitlines()[1] == "LED  0: track space 12"
+
+
+def test_the_chase_lights_every_pixel_of_the_shipped_map_turn_pixel_included():
+    from companion.hardware.leds import FirmwareLeds, default_led_map_path, load_led_map
+
+    class Link:
+        frames = []
+
+        def send_leds(self, pixels):
+            self.frames.append(list(pixels))
+
+        def set_brightness(self, level):
+            pass
+
+    chain = load_led_map(default_led_map_path())
+    link = Link()
+    devices, clock = rig()
+    devices.leds = FirmwareLeds(link, chain)
+    out = io.StringIO()
+    assert selftest.run(devices, Events([]), Classifier(), None, 1, out,
+                        sleep=lambda s: None, clock=clock) == 0
+    lit = [[i for i, p in enumerate(f) if p != (0, 0, 0)] for f in link.frames[:len(chain)]]
+    assert lit == [[n] for n in range(len(chain))]
+    assert f"LED {len(chain) - 1:2}: turn" in out.getvalue()

@@ -99,6 +99,9 @@ def build(arch: str, log=sys.stderr) -> Path:
     (partial / "var/cache/apt/archives/partial").mkdir(parents=True)
     (partial / ".complete").write_text(" ".join(cmd[:-2]) + "\n")
     partial.rename(root)
+    for stale in root.parent.glob(f"{SUITE}-{arch}-*"):
+        if stale != root and not stale.name.endswith(".partial"):
+            shutil.rmtree(stale, ignore_errors=True)  # an older recipe's tree
     return root
 
 
