@@ -13,6 +13,7 @@ is) and then takes commands on stdin, one a line, answering each:
 import grp
 import os
 import sys
+import tempfile
 
 from companion.firmware import shipped_version, source_dir
 from companion.hardware.fake_pico import FakePico
@@ -21,6 +22,10 @@ LINK = "/dev/companion-io"
 
 
 def main() -> int:
+    # Its pty's link lives in a temporary folder: not /tmp, which the service
+    # (PrivateTmp=yes) sees a private one of.
+    os.makedirs("/run/fake-pico", exist_ok=True)
+    tempfile.tempdir = "/run/fake-pico"
     pico = FakePico(fw=shipped_version(source_dir()))  # flashed from this checkout
     os.chmod(os.path.dirname(pico.path), 0o755)  # the service's user walks into it
     os.chown(pico.tty, -1, grp.getgrnam("dialout").gr_gid)

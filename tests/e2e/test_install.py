@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CHECKOUT = "/home/maker/companion"
 VENV = "/opt/companion/venv"
 AS_SERVICE = "sudo -u companion env -C /var/lib/companion"
+# The test's own look into the state folder, with the service's UMask=0077
+AS_SERVICE_PRIVATE = "umask 077 && " + AS_SERVICE
 H = "04E10101010000"  # an H tag in the simulator's registry; seed-independent navigation
 OURS = ("/opt/companion", "/etc/systemd/system/companion.service",
         "/etc/systemd/system/companion-poweroff.path",
@@ -156,7 +158,7 @@ def pico_say(box, line):
 
 
 def inputs_of(box, game_id):
-    script = (f"{AS_SERVICE} {VENV}/bin/python -c 'from companion.journal import Journal\n"
+    script = (f"{AS_SERVICE_PRIVATE} {VENV}/bin/python -c 'from companion.journal import Journal\n"
               f"with Journal(\"journal.db\", readonly=True) as j:\n"
               f"    print(len(Journal.effective_inputs(j.load({game_id}).entries)))'")
     return int(box.run(script).stdout)
@@ -239,7 +241,7 @@ def test_a_game_is_played_and_survives_kill_and_the_watchdog(box):
              "    s.handle(Press(BACK))\n"
              "    assert s.mode == 'game'\n"
              "    print(s.game_id)\n")
-    game_id = int(box.run(f"{AS_SERVICE} {VENV}/bin/python", input=setup).stdout)
+    game_id = int(box.run(f"{AS_SERVICE_PRIVATE} {VENV}/bin/python", input=setup).stdout)
     box.run("systemctl reset-failed companion; systemctl start companion")
     state = wait_for(lambda: running(box), 60, "companion active", box)
     assert f"Game #{game_id}" in state["StatusText"], state
@@ -274,7 +276,8 @@ def test_the_power_off_request_reaches_the_path_unit(box):
 def test_a_second_install_changes_nothing(box):
     before = snapshot(box)
     result = box.run(f"cd {CHECKOUT} && sudo systemd/install.sh", timeout=600)
-    assert "Nothing changed" in result.stdout, result.stdout
+    assert "Nothing changed" in result.stdout, result.stdout + box.run(
+        "find /var/lib/companion -perm /077 -ls").stdout
     assert snapshot(box) == before
     assert running(box)
 
