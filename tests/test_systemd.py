@@ -495,6 +495,23 @@ def test_install_dry_run_uninstall(tmp_path):
             or "would run: userdel companion" in result.stdout), result.stdout
 
 
+def test_uninstall_removes_only_its_own_drop_ins(tmp_path):
+    target = tmp_path / "target"
+    dropins = target / "unit" / "companion.service.d"
+    dropins.mkdir(parents=True)
+    for name in ("10-groups.conf", "20-web.conf", "override.conf"):
+        (dropins / name).write_text("[Service]\n")
+    (target / "unit" / "companion.service").write_text("[Service]\n")
+    result = run_install("--dry-run", "--uninstall", tmp_path=target, as_user=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert f"would run: rm -rf -- {dropins}/10-groups.conf" in out
+    assert f"would run: rm -rf -- {dropins}/20-web.conf" in out
+    assert f"{dropins}/override.conf" not in out  # the maker's own: never removed
+    assert f"rm -rf -- {dropins}\n" not in out and "rmdir" not in out
+    assert f"kept your drop-ins in {dropins}: override.conf" in out
+
+
 def test_install_refuses_to_run_without_root(tmp_path):
     result = run_install(tmp_path=tmp_path / "target")
     assert result.returncode == 1

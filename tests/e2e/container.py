@@ -94,7 +94,7 @@ class Container:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)  # nspawn asks the container's init to halt
             try:
-                self.proc.wait(timeout=30)
+                self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
