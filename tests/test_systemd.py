@@ -395,14 +395,13 @@ def run_install(*args: str, tmp_path: Path | None = None, as_user: bool = True,
                    UNITDIR=str(tmp_path / "unit"), UDEVDIR=str(tmp_path / "udev"),
                    STATEDIR=str(tmp_path / "state"))
     env.update(extra_env or {})
-    preexec = None
+    # Not preexec_fn: Python code between fork and exec can deadlock in a threaded
+    # process (an xdist worker is one); subprocess drops the ids itself, in C.
+    ids = {}
     if as_user and os.geteuid() == 0:
-        def preexec():
-            os.setgroups([])
-            os.setgid(65534)
-            os.setuid(65534)
+        ids = dict(user=65534, group=65534, extra_groups=[])
     return subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True,
-                          env=env, cwd="/", preexec_fn=preexec, timeout=120, check=False)
+                          env=env, cwd="/", timeout=120, check=False, **ids)
 
 
 def test_install_script_parses_and_is_executable():

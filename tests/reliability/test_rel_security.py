@@ -34,7 +34,7 @@ def start(config: Path, notify: NotifySocket, wrapper: list[str] = ()) -> subpro
     return subprocess.Popen([*wrapper, sys.executable, "-m", "companion", "run", "--config",
                              str(config)], env=env, cwd=config.parent,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: os.umask(0o022))  # a lax umask on purpose
+                            umask=0o022)  # a lax umask on purpose
 
 
 def stop(proc: subprocess.Popen) -> str:
