@@ -365,7 +365,6 @@ def _catalogs(config: Any, package: Any = None) -> Iterator[Finding]:
     from .catalogs import CATALOGS
 
     package = package or resources.files("companion")
-
     needed = {config.game.language, language.saved(Path(config.paths.state_dir))} - {None}
     broken = set()
     for code in i18n.LANGUAGES:
@@ -378,7 +377,7 @@ def _catalogs(config: Any, package: Any = None) -> Iterator[Finding]:
             try:
                 with mo.open("rb") as stream:
                     gettext.GNUTranslations(stream)
-            except (OSError, ValueError) as exc:
+            except Exception as exc:  # noqa: BLE001 - a truncated file fails in many ways
                 problems.append(f"{name}.mo ({type(exc).__name__}: {exc})")
         if not (folder / "web.json").is_file():
             problems.append("web.json (missing)")

@@ -5,6 +5,8 @@ starts a box that exits at once or speaks half English)."""
 import shutil
 from pathlib import Path
 
+import pytest
+
 from companion import doctor, language
 from companion.config import Config, GameConfig, LedsConfig, PathsConfig
 from companion.doctor import FAIL, OK, WARN
@@ -83,9 +85,11 @@ def test_a_language_nobody_chose_only_warns(tmp_path):
     assert found[0][1].startswith("language pl: cannot load core.mo")
 
 
-def test_a_corrupt_catalog_is_named(tmp_path):
+@pytest.mark.parametrize("damage", [b"not a catalog", b"", "truncated"])
+def test_a_corrupt_catalog_is_named(tmp_path, damage):
     package = damaged_copy(tmp_path)
-    (package / "locale/pl/LC_MESSAGES/qno.mo").write_bytes(b"not a catalog")
+    mo = package / "locale/pl/LC_MESSAGES/qno.mo"
+    mo.write_bytes(mo.read_bytes()[:40] if damage == "truncated" else damage)
     cfg = config(tmp_path, game=GameConfig(language="pl"))
     [(level, what, _)] = levels(doctor._catalogs(cfg, package))
     assert level == FAIL and "qno.mo" in what
