@@ -42,8 +42,8 @@ OUTSIDE = re.compile("|".join((
     "/" + "work/",
     "[Ii]ssue" + r"s? #?[0-9]+",
 )))
-NOT_OURS = {".git", ".venv", "venv", "__pycache__", ".pytest_cache", ".hypothesis", "build",
-            "dist", "node_modules"}
+NOT_OURS = {".git", ".venv", ".venv-lowest", "venv", "__pycache__", ".pytest_cache",
+            ".hypothesis", "build", "dist", "node_modules"}
 
 
 def _text_files():
