@@ -119,7 +119,7 @@ class Daemon:
 
     def timeout(self) -> float:
         """Seconds the loop may sleep: until the earliest thing that is due."""
-        retries = [d.retry_at for d in self._displays()]
+        retries = [d.due_at for d in self._displays()]
         due = [t for t in (self._tick_at, self._ping_at, self._checkpoint_at,
                            self.classifier.deadline(), self._dim_at(), *retries)
                if t is not None]
