@@ -451,6 +451,7 @@ def main(config_path: str | None) -> int:
     alerts: list[tuple[str, ...]] = []
     state_dir = Path(config.paths.state_dir)
     language.start(state_dir, config.game.language)  # before any alert is worded
+    alerts += engine_build_alerts()
     try:
         registry = Registry.load(config.paths.registry_path)
     except RegistryError as exc:
@@ -512,6 +513,18 @@ def main(config_path: str | None) -> int:
     finally:
         if devices.lock is not None:
             devices.lock.release()  # after the journal is closed
+
+
+def engine_build_alerts() -> list[tuple[str, str]]:
+    """A compiled engine on disk that was refused (see ``companion.games.compiled``):
+    the box plays on in pure Python, with one log line and an alert saying so."""
+    from .games import compiled
+
+    line = compiled.alert_line()
+    if line is None:
+        return []
+    log.warning("%s", line)
+    return [(_("Sorry: a hiccup"), _("See the log."))]
 
 
 class _JournaldFormatter(logging.Formatter):
