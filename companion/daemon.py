@@ -326,14 +326,18 @@ def open_devices(config: Any, put: Callable[[Any], None],
     from .hardware.buttons import GpioButtons
     from .hardware.buzzer import Buzzer, GpioBuzzer
     from .hardware.leds import FirmwareLeds, GpioLeds, default_led_map_path, load_led_map
+    from .hardware.display import RETRY_WAIT
     from .hardware.oled import open_display, open_private_displays
 
-    display = open_display(config.oled, clock)
+    # A stuck bus hangs each transfer for the kernel's timeout: re-opens wait on a
+    # thread of their own, costing the loop at most RETRY_WAIT each.
+    display = open_display(config.oled, clock, retry_wait=RETRY_WAIT)
     closers: list[Callable[[], None]] = []
     link = None
     try:
         # A camp's own OLED clears when the box stops (a secret is not left on show).
-        private = open_private_displays(config.oled, config.private_oled, clock)
+        private = open_private_displays(config.oled, config.private_oled, clock,
+                                        retry_wait=RETRY_WAIT)
         closers += [d.close for d in private.values()]
         buttons = GpioButtons(config.buttons.pins, put, pull_up=config.buttons.pull_up,
                               clock=clock)

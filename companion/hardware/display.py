@@ -25,9 +25,9 @@ so a healthy panel does not blink), the contrast, and the frame in full.
 
 A stuck bus (SDA held low) makes every transfer wait for the kernel's timeout,
 about 1 s on a Pi. With ``retry_wait`` set (the box sets it), the re-open runs on a
-helper thread and :meth:`retry` waits at most that long for it, so each retry costs
-the loop at most ``retry_wait`` however long the bus hangs; the device it opened is
-taken on a later call.
+helper thread: :meth:`retry` waits at most that long for it once, then only looks
+whether it has finished, so each attempt costs the loop at most ``retry_wait``
+however long the bus hangs; the device it opened is taken on a later call.
 """
 
 from __future__ import annotations
@@ -130,10 +130,12 @@ class Display:
         assert self._reopen is not None
         if self.retry_wait is None:
             return self._reopen()
-        if self._opening is None:
-            self._opening = _Opening(self._reopen)
         opening = self._opening
-        if not opening.done.wait(self.retry_wait):
+        if opening is None:  # a new attempt: a healthy bus answers within the wait
+            opening = self._opening = _Opening(self._reopen)
+            if not opening.done.wait(self.retry_wait):
+                return None
+        elif not opening.done.is_set():  # still hanging: look, do not wait again
             return None
         self._opening = None
         return opening.result()

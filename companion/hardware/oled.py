@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from .display import RETRY_WAIT, Display, dummy_display, keep_exit_hooks, release
+from .display import Display, dummy_display, keep_exit_hooks, release
 
 DRIVERS = ("ssd1306", "sh1106", "ssd1309", "ssd1315")
 SPI_HZ = 8_000_000  # luma's default; the SSD1306 is specified to 10 MHz
@@ -130,10 +130,11 @@ class _Recorder:
 
 def open_display(cfg: Any, clock: Callable[[], float] = time.monotonic,
                  buses: Any = None, keep: bool = False,
-                 retry_wait: float | None = RETRY_WAIT) -> Display:
-    """The box's display: the configured panel (retried until it answers, each retry
-    costing the caller at most ``retry_wait``) or, with ``driver = "none"``, the
-    in-memory fake for a box without a screen."""
+                 retry_wait: float | None = None) -> Display:
+    """The box's display: the configured panel (retried until it answers; with
+    ``retry_wait``, each retry costs the caller at most that long, the box passes
+    ``RETRY_WAIT``) or, with ``driver = "none"``, the in-memory fake for a box
+    without a screen."""
     if cfg.driver == "none":
         return dummy_display(keep)
     display = Display.open(lambda: open_panel(cfg, buses), clock, keep, retry_wait)
@@ -154,14 +155,15 @@ def simulated_display(keep: bool = False) -> tuple[Display, Any]:
 
 def open_private_displays(cfg: Any, private: Any,
                           clock: Callable[[], float] = time.monotonic,
-                          buses: Any = None) -> dict[int, Display]:
+                          buses: Any = None,
+                          retry_wait: float | None = None) -> dict[int, Display]:
     """Camp -> display for QLANET's private OLEDs (``private`` is a
     :class:`companion.config.PrivateOledConfig`): the [oled] panel settings on I2C at
     each camp's bus and address. Empty when none is configured."""
     from dataclasses import replace
 
     return {camp: open_display(replace(cfg, bus="i2c", port=port, address=address), clock,
-                               buses)
+                               buses, retry_wait=retry_wait)
             for camp, (port, address) in private.screens(cfg.port).items()}
 
 
