@@ -191,7 +191,8 @@ class Display:
             self._failed(exc)
             return False
         self._recovered()
-        if self._last is None:  # a fresh (or re-initialised) panel: set up just now
+        if self._last is None and hasattr(self.device, "setup_commands"):
+            # A panel set up just now (luma's in-memory dummy has nothing to refresh).
             self.refresh_at = self._clock() + REFRESH_EVERY
         self._last = image.tobytes()
         self.frames_sent += 1
