@@ -57,7 +57,7 @@ def unplugged(bus):
         def replug():
             wire.panels.update(saved)
         return buses, wire, clock, replug, cfg()
-    panel = buses.spi_panel()
+    buses.spi_panel()
     wire = buses.spi[(0, 0)]
     wire.down = True
 
@@ -184,7 +184,7 @@ def test_a_power_dip_without_an_error_heals_at_the_next_refresh(driver, bus):
 def test_a_refresh_sends_no_display_off_to_a_healthy_panel():
     clock = Clock()
     buses = FakeBuses(clock)
-    panel = buses.i2c_panel()
+    buses.i2c_panel()
     d = open_display(cfg(), clock, buses)
     d.show(picture(1))
     offs = []
