@@ -46,3 +46,11 @@ def test_taps_without_bounce_are_counted_exactly(button):
     rnd = random.Random(1)
     taps = [(i * 0.3, i * 0.3 + 0.1) for i in range(10)]
     assert presses(taps, 0.0, DEFAULT, rnd, button) == 10
+
+
+@pytest.mark.parametrize("button", ["OK", "BACK"])
+def test_a_quick_series_of_taps_loses_none(button):
+    """50 ms down, 50 ms up, ten times: each settle must not push the next window out."""
+    rnd = random.Random(2)
+    taps = [(i * 0.1, i * 0.1 + 0.05) for i in range(10)]
+    assert presses(taps, 0.0, DEFAULT, rnd, button) == 10
