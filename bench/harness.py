@@ -337,13 +337,14 @@ class Rig:
 
     def settle(self, seconds: float = 0.0, max_steps: int = 100_000) -> None:
         """Run the loop until nothing is queued or due within ``seconds`` of hand-clock
-        time, then let the clock reach the end of those seconds. Ticks, holds and OLED
-        retries that fall due in between happen at their time, as on the box."""
+        time, then let the clock reach the end of those seconds. Ticks, holds, OLED
+        retries and refreshes that fall due in between happen at their time, as on
+        the box."""
         end = self.clock.now + seconds
         d = self.daemon
         for _ in range(max_steps):
             d.step(0)
-            due = [t for t in (d._tick_at, d.classifier.deadline(), self.box.display.retry_at)
+            due = [t for t in (d._tick_at, d.classifier.deadline(), self.box.display.due_at)
                    if t is not None and t <= end]
             if self.events.empty() and not due:
                 break

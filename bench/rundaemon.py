@@ -71,8 +71,9 @@ def main() -> int:
     displays: list = []
     real_open_display = oled.open_display
 
-    def open_display(cfg, clock=None, buses_=None):  # the daemon's call
-        display = real_open_display(PANEL, *(() if clock is None else (clock,)), buses)
+    def open_display(cfg, clock=None, buses_=None, **options):  # the daemon's call
+        display = real_open_display(PANEL, *(() if clock is None else (clock,)), buses,
+                                    **options)
         displays.append(display)
         return display
 

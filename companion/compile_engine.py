@@ -2,7 +2,9 @@
 
 Compiles the modules listed in ``companion/games/compiled.py`` with Cython, from the
 same ``.py`` sources, into extension modules beside them, so that Python imports the
-compiled ones from then on (the daemon, the co-pilot's look-ahead, the tests). It
+compiled ones from then on (the daemon, the co-pilot's look-ahead, the tests), and
+records what it built and from which sources in a manifest that every start checks
+(see ``companion/games/compiled.py``). It
 needs Cython and a C compiler (``pip install '.[compiled]'``; on Raspberry Pi OS and
 Debian ``sudo apt install build-essential python3-dev``).
 
@@ -18,7 +20,7 @@ import importlib.util
 import os
 import sys
 
-from .games.compiled import MODULES, source_of
+from .games.compiled import MODULES, manifest_path, source_of, write_manifest
 
 # Python's own semantics, nothing stricter: annotations are not turned into C types or
 # runtime type checks, so the build behaves like the sources it comes from.
@@ -40,6 +42,9 @@ def clean() -> list[str]:
         for built in glob.glob(stem + ".*.so") + glob.glob(stem + ".*.pyd"):
             os.remove(built)
             removed.append(built)
+    if os.path.exists(manifest_path()):
+        os.remove(manifest_path())
+        removed.append(manifest_path())
     return removed
 
 
@@ -61,6 +66,7 @@ def build() -> None:
     cmd.inplace = True
     cmd.build_temp = "build/compiled"
     dist.run_command("build_ext")
+    write_manifest()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -119,7 +119,7 @@ class Daemon:
 
     def timeout(self) -> float:
         """Seconds the loop may sleep: until the earliest thing that is due."""
-        retries = [d.retry_at for d in self._displays()]
+        retries = [d.due_at for d in self._displays()]
         due = [t for t in (self._tick_at, self._ping_at, self._checkpoint_at,
                            self.classifier.deadline(), self._dim_at(), *retries)
                if t is not None]
@@ -326,14 +326,18 @@ def open_devices(config: Any, put: Callable[[Any], None],
     from .hardware.buttons import GpioButtons
     from .hardware.buzzer import Buzzer, GpioBuzzer
     from .hardware.leds import FirmwareLeds, GpioLeds, default_led_map_path, load_led_map
+    from .hardware.display import RETRY_WAIT
     from .hardware.oled import open_display, open_private_displays
 
-    display = open_display(config.oled, clock)
+    # A stuck bus hangs each transfer for the kernel's timeout: re-opens wait on a
+    # thread of their own, costing the loop at most RETRY_WAIT each.
+    display = open_display(config.oled, clock, retry_wait=RETRY_WAIT)
     closers: list[Callable[[], None]] = []
     link = None
     try:
         # A camp's own OLED clears when the box stops (a secret is not left on show).
-        private = open_private_displays(config.oled, config.private_oled, clock)
+        private = open_private_displays(config.oled, config.private_oled, clock,
+                                        retry_wait=RETRY_WAIT)
         closers += [d.close for d in private.values()]
         buttons = GpioButtons(config.buttons.pins, put, pull_up=config.buttons.pull_up,
                               clock=clock)
@@ -451,6 +455,7 @@ def main(config_path: str | None) -> int:
     alerts: list[tuple[str, ...]] = []
     state_dir = Path(config.paths.state_dir)
     language.start(state_dir, config.game.language)  # before any alert is worded
+    alerts += engine_build_alerts()
     try:
         registry = Registry.load(config.paths.registry_path)
     except RegistryError as exc:
@@ -512,6 +517,18 @@ def main(config_path: str | None) -> int:
     finally:
         if devices.lock is not None:
             devices.lock.release()  # after the journal is closed
+
+
+def engine_build_alerts() -> list[tuple[str, str]]:
+    """A compiled engine on disk that was refused (see ``companion.games.compiled``):
+    the box plays on in pure Python, with one log line and an alert saying so."""
+    from .games import compiled
+
+    line = compiled.alert_line()
+    if line is None:
+        return []
+    log.warning("%s", line)
+    return [(_("Sorry: a hiccup"), _("See the log."))]
 
 
 class _JournaldFormatter(logging.Formatter):

@@ -323,18 +323,16 @@ def _state(config: Any) -> Iterator[Finding]:
 
 
 def _engine_build() -> Iterator[Finding]:
-    """The optional compiled engine: a build older than its source plays old rules."""
+    """Which engine build runs; a compiled build on disk that is refused (damaged, made
+    from other sources, incomplete) means pure Python, which is safe but slower."""
     from .games import compiled
 
-    if not compiled.loaded_compiled():
-        return  # pure Python, the usual case: nothing to say
-    stale = compiled.stale()
-    if stale:
-        yield Finding(FAIL, "the compiled engine is older than its source: "
-                      + ", ".join(stale),
-                      "python -m companion.compile_engine (or --clean for pure Python)")
+    refused = compiled.refused()
+    if refused:
+        yield Finding(FAIL, "the compiled engine on disk is not used, running pure Python: "
+                      + "; ".join(refused), compiled.FIX)
     else:
-        yield Finding(OK, "compiled engine up to date: " + compiled.describe())
+        yield Finding(OK, "engine: " + compiled.describe())
 
 
 def _led_map(config: Any) -> Iterator[Finding]:

@@ -335,8 +335,13 @@ def build(state_dir: Path, registry_path: str | None, seed: int | None,
     if seed is not None:
         kwargs["seed_source"] = lambda: seed
     session = recovery.open_session(state_dir / "journal.db", registry, config, **kwargs)
+    from .games import compiled
+
+    if (line := compiled.alert_line()) is not None:  # the simulator's log is stderr
+        print(f"companion sim: {line}", file=sys.stderr)
+        session.alert(_("Sorry: a hiccup"), _("See the log."))
     keep = frames is not None or sleep is not None
-    display, _ = simulated_display(keep)
+    display = simulated_display(keep)[0]
     box = Box(session, display, RecordingLeds())
     recovery.shown(state_dir / "journal.db")
     try:

@@ -42,6 +42,11 @@ GONE_AFTER_MS = 500  # a tag is reported OFF after this long unseen (reads flick
 READER_CHECK_MS = 2000  # how often each reader's health is checked
 WDT_TIMEOUT_MS = 8000  # hardware watchdog; the RP2040 allows at most 8388 ms
 MAINTENANCE_ARM_MS = 5000  # after one Ctrl-C, a second within this long stops the firmware
+# The host says something at least every protocol.KEEPALIVE (5 s: a PING when it has
+# nothing else to say). After this long without a valid host line the host is gone
+# (crashed, hung, shut down with the Pico still powered): the LEDs go dark and the
+# readers' antennas off until the host speaks again.
+HOST_SILENT_MS = 15000
 
 
 def readers_in_use():

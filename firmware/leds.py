@@ -25,6 +25,7 @@ class Leds:
         self.count = count
         self.brightness = brightness
         self.frame = [(0, 0, 0)] * count  # what the host asked for, before the cap
+        self._dark = False  # the host went silent: nothing lit until it speaks again
         self._np = (factory or neopixel.NeoPixel)(pin, count)
 
     def show(self, frame):
@@ -45,8 +46,13 @@ class Leds:
         """All pixels dark (the frame is forgotten)."""
         self.show([(0, 0, 0)] * self.count)
 
+    def dark(self, on):
+        """Darken the chain without forgetting the frame (``on``), or show it again."""
+        self._dark = on
+        self._render()
+
     def _render(self):
-        level = self.brightness
+        level = 0 if self._dark else self.brightness
         np = self._np
         for i in range(self.count):
             np[i] = scale(self.frame[i], level)

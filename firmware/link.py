@@ -46,6 +46,7 @@ class DeviceLink:
         self.host = protocol.SeqTracker()
         self.rejects = {}  # reason -> host lines refused, for the curious at the REPL
         self.applied = 0
+        self.heard_at = None  # when the host last sent a valid line (ms), None: never
         self._next_hb = None
         self._internal_at = None
         self._internal_hidden = 0
@@ -118,7 +119,9 @@ class DeviceLink:
             if msg is None:
                 self._refuse(line, exc.reason)
                 return
-        if msg.kind not in protocol.HOST_KINDS:
+        if msg.kind in protocol.HOST_KINDS:
+            self.heard_at = now  # a host is there, whatever it asks
+        else:
             self._count("unexpected")
             self.send("NAK", *protocol.nak_fields(msg.seq, "UNEXPECTED"))
             return

@@ -12,6 +12,9 @@ The shape, so the host's test suite can run it under CPython with fake hardware:
   :meth:`Firmware.step` does one turn of the main loop at a given time (ms):
   read the host's bytes, poll the next pad, check the readers' health, send a
   heartbeat when due. It catches every exception and reports ``ERR INTERNAL``.
+- A host silent for ``board.HOST_SILENT_MS`` is gone: the firmware goes *quiet*
+  (LEDs dark, antennas off, no polling; heartbeats go on) and wakes on the host's
+  next valid line, showing the last frame again.
 - :func:`build` makes the real hardware objects from ``board.py``.
 - :func:`run` is the loop itself: USB serial, the uptime clock, the watchdog.
 
@@ -36,7 +39,7 @@ from link import Busy, DeviceLink, describe  # noqa: E402
 from mfrc522 import MFRC522  # noqa: E402
 from presence import Presence  # noqa: E402
 
-FW_VERSION = "1.0.0"
+FW_VERSION = "1.1.0"  # 1.1.0: goes quiet after a silent host
 
 CTRL_C = 3
 
@@ -73,7 +76,7 @@ class Firmware:
     def __init__(self, readers, leds, write, read=None, pixels=board.PIXELS,
                  gone_after_ms=board.GONE_AFTER_MS, check_ms=board.READER_CHECK_MS,
                  arm_ms=board.MAINTENANCE_ARM_MS, kbd_intr=None, fw=FW_VERSION,
-                 led_error=None, reader_errors=None):
+                 led_error=None, reader_errors=None, silent_ms=board.HOST_SILENT_MS):
         self.pads = [Pad(i + 1, reader, gone_after_ms) for i, reader in enumerate(readers)]
         self.leds = leds
         self.led_error = led_error
@@ -87,10 +90,15 @@ class Firmware:
         self._kbd_intr = kbd_intr or micropython.kbd_intr
         self._turn = 0
         self._next_check = 0
+        self.silent_ms = silent_ms
+        self.quiet = False  # the host went silent: LEDs dark, antennas off
+        self._booted_at = 0
 
     @property
     def idle(self):
         """True when no reader is polled, so the loop would spin: time to sleep a little."""
+        if self.quiet:
+            return True
         for pad in self.pads:
             if pad.ok:
                 return False
@@ -106,6 +114,7 @@ class Firmware:
         self._guard(self._boot_leds, now)
         self.link.start(now)
         self._next_check = now + self.check_ms
+        self._booted_at = now
 
     def _boot_leds(self):
         if self.leds is None:
@@ -136,8 +145,10 @@ class Firmware:
     def step(self, now):
         """One turn of the main loop at ``now`` (ms since boot). Never raises an Exception."""
         self._guard(self._input, now, now)
-        self._guard(self._poll, now, now)
-        self._guard(self._check, now, now)
+        self._guard(self._silence, now, now)
+        if not self.quiet:
+            self._guard(self._poll, now, now)
+            self._guard(self._check, now, now)
         self._guard(self._disarm, now, now)
         self._guard(self.link.heartbeat, now, now)
 
@@ -157,6 +168,20 @@ class Firmware:
         if CTRL_C in data:
             self._arm(now)
         self.link.feed(data, now)
+
+    def _silence(self, now):
+        """Go quiet once the host has been silent ``silent_ms``; wake when it speaks."""
+        heard = self.link.heard_at
+        last = self._booted_at if heard is None else max(heard, self._booted_at)
+        silent = now - last >= self.silent_ms
+        if silent == self.quiet:
+            return
+        self.quiet = silent
+        if self.leds is not None:
+            self._guard(self.leds.dark, now, silent)
+        for pad in self.pads:
+            if pad.ok:
+                self._guard(pad.reader.antenna, now, not silent)
 
     def _poll(self, now):
         """Poll the next pad in turn; a failed reader counts as "nothing seen"."""

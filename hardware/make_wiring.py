@@ -77,6 +77,10 @@ SHORT = {
 LOGICAL = tuple(PLANET_PLACE) + tuple(f"track{n}" for n in range(1, 13))
 TURN = "turn"  # the optional 25th logical pixel: whose turn it is
 READER_PINS = ("SDA (CS)", "SCK", "MOSI", "MISO", "IRQ", "GND", "RST", "3.3V")
+# The 74LVC125 that gives each reader's MISO its own gate: (OE, A, Y) pins of gates 1-4
+# (the 74x125 pinout). Gate n serves pad n; gate 4 is spare.
+BUFFER_GATES = ((1, 2, 3), (4, 5, 6), (10, 9, 8), (13, 12, 11))
+SERIES_OHMS = 47  # in SCK and MOSI at the Pico: damps ringing on long reader wires
 
 
 def load_pins(path: Path = PINS_FILE) -> dict:
@@ -157,19 +161,22 @@ def pico_rows(pins: dict) -> list[tuple[str, str, str, str]]:
     p = pins["pico"]
     pads = pins["pads"]
     rows = [
-        (str(PICO_GP_PIN[p["sck"]]), f"GP{p['sck']}", f"SPI{p['spi']} SCK", "SCK of every reader"),
+        (str(PICO_GP_PIN[p["sck"]]), f"GP{p['sck']}", f"SPI{p['spi']} SCK",
+         f"{SERIES_OHMS} Ω in series at the Pico, then SCK of every reader"),
         (str(PICO_GP_PIN[p["mosi"]]), f"GP{p['mosi']}", f"SPI{p['spi']} MOSI (TX)",
-         "MOSI of every reader"),
+         f"{SERIES_OHMS} Ω in series at the Pico, then MOSI of every reader"),
         (str(PICO_GP_PIN[p["miso"]]), f"GP{p['miso']}", f"SPI{p['spi']} MISO (RX)",
-         "MISO of every reader through its own 74LVC125 gate (see \"Sharing MISO\")"),
+         "74LVC125 pins 3, 6 and 8 (1Y, 2Y, 3Y): each reader's MISO through its own gate"),
     ]
     for pad, gp in p["reader_cs"].items():
         rows.append((str(PICO_GP_PIN[gp]), f"GP{gp}", f"chip select, pad {pad}",
-                     f"SDA of reader {pad} ({pads[pad]})"))
+                     f"SDA of reader {pad} ({pads[pad]}), 74LVC125 pin "
+                     f"{BUFFER_GATES[int(pad) - 1][0]} ({pad}OE), 10 kΩ pull-up to 3.3 V"))
     rows += [
         (str(PICO_GP_PIN[p["reader_rst"]]), f"GP{p['reader_rst']}", "reader reset",
          "RST of every reader"),
-        (str(PICO_3V3_OUT), "-", "3V3(OUT)", "3.3V of every reader"),
+        (str(PICO_3V3_OUT), "-", "3V3(OUT)",
+         "3.3V of every reader, 74LVC125 pins 14 (VCC) and 13 (4OE), the CS pull-ups"),
         (str(p["readers_gnd_pin"]), "-", "GND", "GND of every reader"),
         ("-", "-", "-", "IRQ of every reader: not connected"),
         (str(PICO_GP_PIN[p["led_data"]]), f"GP{p['led_data']}", "WS2812 data (3.3 V)",
@@ -206,6 +213,32 @@ def shifter_rows(pins: dict) -> list[tuple[str, str, str]]:
     ]
 
 
+def buffer_rows(pins: dict) -> list[tuple[str, str, str]]:
+    """(pin, name, goes to) of the 74LVC125 sharing MISO, powered from 3.3 V."""
+    p = pins["pico"]
+    three = f"3.3 V (Pico 3V3(OUT), pin {PICO_3V3_OUT})"
+    gnd = f"GND (Pico pin {p['readers_gnd_pin']})"
+    miso = f"Pico GP{p['miso']} (pin {PICO_GP_PIN[p['miso']]}), joined with the other gates' Y"
+    rows: dict[int, tuple[str, str]] = {7: ("GND", gnd),
+                                        14: ("VCC", f"{three}, with a 100 nF capacitor to "
+                                                    "GND right at the chip")}
+    cs = p["reader_cs"]
+    for gate, (oe, a, y) in enumerate(BUFFER_GATES, start=1):
+        pad = str(gate)
+        if pad in cs:
+            gp = cs[pad]
+            rows[oe] = (f"{gate}OE", f"chip select of pad {pad}: GP{gp} (pin "
+                                     f"{PICO_GP_PIN[gp]}), so only the selected reader "
+                                     "drives MISO")
+            rows[a] = (f"{gate}A", f"MISO of reader {pad}")
+            rows[y] = (f"{gate}Y", miso)
+        else:
+            rows[oe] = (f"{gate}OE", f"{three}: spare gate switched off")
+            rows[a] = (f"{gate}A", "GND (unused input, never left floating)")
+            rows[y] = (f"{gate}Y", "not connected")
+    return [(str(pin), *rows[pin]) for pin in range(1, 15)]
+
+
 def where(name: str) -> str:
     if name.startswith("track"):
         n = int(name[5:])
@@ -234,6 +267,7 @@ def sections(pins: dict, chain: list[str | None]) -> dict[str, str]:
         "pi-header": _table(("pin", "BCM", "function", "goes to"), pi_rows(pins)),
         "pico": _table(("Pico pin", "GP", "function", "goes to"), pico_rows(pins)),
         "level-shifter": _table(("74AHCT125 pin", "name", "goes to"), shifter_rows(pins)),
+        "miso-buffer": _table(("74LVC125 pin", "name", "goes to"), buffer_rows(pins)),
         "led-map": _table(("chain position", "pixel", "logical index", "where on the board"),
                           map_rows(chain)),
     }
@@ -296,6 +330,29 @@ class Svg:
         self.add(f'<circle cx="{x}" cy="{y}" r="3" fill="#ffffff" stroke="{INK}" '
                  f'stroke-width="1.2"/>')
 
+    def resistor(self, x: int, y: int, colour: str, vertical: bool = False) -> None:
+        """A resistor (IEC: a plain box) centred on (x, y), in a wire of ``colour``."""
+        w, h = (8, 22) if vertical else (22, 8)
+        self.add(f'<rect x="{x - w // 2}" y="{y - h // 2}" width="{w}" height="{h}" '
+                 f'fill="#ffffff" stroke="{colour}" stroke-width="1.5"/>')
+
+    def capacitor(self, x: int, top: int, bottom: int, colour: str = INK) -> None:
+        """A capacitor between (x, top) and (x, bottom): two plates in the middle."""
+        mid = (top + bottom) // 2
+        self.line([(x, top), (x, mid - 3)], colour, 1.5)
+        self.line([(x, mid + 3), (x, bottom)], colour, 1.5)
+        self.line([(x - 7, mid - 3), (x + 7, mid - 3)], INK, 2)
+        self.line([(x - 7, mid + 3), (x + 7, mid + 3)], INK, 2)
+
+    def label(self, x: int, y: int, s: str, size: int = 9, anchor: str = "start",
+              colour: str = INK) -> None:
+        """Text on a white ground, readable where it lies across other wires."""
+        width = int(len(s) * size * 0.58) + 4
+        left = x - width if anchor == "end" else x - 2
+        self.add(f'<rect x="{left}" y="{y - size}" width="{width}" height="{size + 4}" '
+                 f'fill="#ffffff"/>')
+        self.text(x, y, s, size, anchor=anchor, colour=colour)
+
     def text(self, x: int, y: int, s: str, size: int = 12, anchor: str = "start",
              weight: str = "normal", colour: str = INK) -> None:
         bold = ' font-weight="bold"' if weight == "bold" else ""
@@ -313,14 +370,89 @@ def _rows(groups: tuple[int, ...], top: int = 130, step: int = 28,
     return out
 
 
+def draw_buffer(svg: Svg, pins: dict) -> None:
+    """The 74LVC125 sharing MISO, pin by pin, with the chip selects' pull-ups. Its wires
+    end in named nets: a label names the Pico pin or reader pin it joins."""
+    pico = pins["pico"]
+    cs = pico["reader_cs"]
+    x0, y0 = 90, 690
+    svg.rect(x0, y0 - 24, 870, 318, fill="#ffffff", dashed=True)
+    svg.text(x0 + 10, y0 - 6, "Sharing MISO: 74LVC125 quad tri-state buffer at 3.3 V "
+             "(DIP-14, top view), beside the Pico", 12, weight="bold")
+    # The chip: pins 1-7 down the left side, 14-8 down the right, as on the package.
+    cx, cw, top, step = 440, 200, y0 + 34, 30
+    svg.rect(cx, top - 20, cw, 7 * step + 10, rx=3)
+    svg.add(f'<path d="M {cx + cw // 2 - 10} {top - 20} A 10 10 0 0 0 {cx + cw // 2 + 10} '
+            f'{top - 20}" fill="none" stroke="{INK}" stroke-width="1.5"/>')
+    svg.text(cx + cw // 2, top + 3 * step + 4, "74LVC125", 12, anchor="middle", weight="bold")
+    rows = {int(pin): (name, to) for pin, name, to in buffer_rows(pins)}
+    three, gnd = f"3V3(OUT) (pin {PICO_3V3_OUT})", f"GND (pin {pico['readers_gnd_pin']})"
+    miso = f"GP{pico['miso']} MISO (pin {PICO_GP_PIN[pico['miso']]})"
+
+    def net(pin: int) -> tuple[str, str]:
+        name, _ = rows[pin]
+        gate = int(name[0]) if name[0].isdigit() else 0
+        pad = str(gate)
+        if name == "VCC":
+            return three, "power"
+        if name == "GND":
+            return gnd, "gnd"
+        if name.endswith("OE"):
+            if pad in cs:
+                return f"CS pad {pad}: GP{cs[pad]} (pin {PICO_GP_PIN[cs[pad]]})", "cs"
+            return three + ": gate off", "power"
+        if name.endswith("A"):
+            return (f"MISO of reader {pad}", "spi") if pad in cs else (gnd, "gnd")
+        return (miso, "spi") if pad in cs else ("not connected", "usb")
+
+    for i in range(7):
+        for pin, side in ((i + 1, -1), (14 - i, 1)):
+            y = top + i * step
+            x = cx if side < 0 else cx + cw
+            name, _ = rows[pin]
+            svg.text(x - side * 8, y + 4, f"{name} ({pin})", 10,
+                     anchor="start" if side < 0 else "end")
+            label, kind = net(pin)
+            end = x + side * 46
+            svg.line([(x, y), (end, y)], COLOURS[kind])
+            svg.port(x, y)
+            svg.text(end + side * 6, y + 4, label, 10, anchor="end" if side < 0 else "start",
+                     colour=GREY if label == "not connected" else INK)
+    # The chip's own decoupling, at pin 14.
+    svg.capacitor(cx + cw + 24, top, top - 24)
+    svg.dot(cx + cw + 24, top, COLOURS["power"])
+    svg.line([(cx + cw + 16, top - 24), (cx + cw + 32, top - 24)], COLOURS["gnd"], 2)
+    svg.text(cx + cw + 36, top - 16, "100 nF to GND at pin 14", 9, colour=GREY)
+    # The chip selects' pull-ups: a reader stays deselected while the Pico boots.
+    px, rail_y = x0 + 20, y0 + 250
+    svg.text(px, rail_y - 64, "Chip-select pull-ups (one per pad):", 11)
+    svg.line([(px, rail_y), (px + 60 * len(cs) + 20, rail_y)], COLOURS["power"])
+    svg.text(px + 60 * len(cs) + 26, rail_y + 4, three, 10)
+    for i, (pad, gp) in enumerate(cs.items()):
+        x = px + 30 + 60 * i
+        svg.line([(x, rail_y), (x, rail_y - 44)], COLOURS["cs"], 1.5)
+        svg.dot(x, rail_y, COLOURS["power"])
+        svg.resistor(x, rail_y - 22, COLOURS["cs"], vertical=True)
+        svg.text(x + 7, rail_y - 18, "10 kΩ", 9)
+        svg.port(x, rail_y - 44)
+        svg.text(x, rail_y - 50, f"CS {pad}", 9, anchor="middle")
+    notes = [
+        "A gate's OE (active low) is its reader's chip select: only the selected reader",
+        "reaches MISO. 3.3 V only: its outputs drive the Pico's pin. Without it: a diode-OR",
+        "(BAT43 from each MISO to GP4) and a 2.2-4.7 kΩ pull-down, if MISO idles low.",
+    ]
+    for i, line in enumerate(notes):
+        svg.text(x0 + 345, rail_y + 8 + 13 * i, line, 9, colour=GREY)
+
+
 def draw(pins: dict, chain: list[str | None]) -> str:
     check_pins(pins)
     pi, pico, pads = pins["pi"], pins["pico"], pins["pads"]
     svg = Svg([])
     svg.text(40, 36, "Companion box: reference wiring", 20, weight="bold")
-    svg.text(40, 56, "Raspberry Pi + OLED + 6 buttons; Pico + MFRC522 pads + WS2812 chain "
-                     "through a 74AHCT125. Dots join wires; lines that cross without a dot "
-                     "do not touch.", 12, colour=GREY)
+    svg.text(40, 56, "Raspberry Pi + OLED + 6 buttons; Pico + MFRC522 pads + WS2812 chain. "
+                     "Dots join wires; lines that cross without a dot do not touch; a label "
+                     "at a wire's end names what it joins.", 12, colour=GREY)
 
     oled_rows, button_rows, buzzer_rows = _rows((4, 7, 3))
 
@@ -428,6 +560,16 @@ def draw(pins: dict, chain: list[str | None]) -> str:
         else:
             stubs = [reader_pin_y(r, target) for r in range(len(cs))]
         colour = COLOURS[kind]
+        if target == READER_PINS.index("MISO"):  # the readers' MISO meet in the 74LVC125
+            svg.line([(qx + qw, y), (qx + qw + 50, y)], colour)
+            svg.port(qx + qw + 50, y)
+            svg.text(qx + qw + 6, y - 5, "to 74LVC125 Y", 9, colour=GREY)
+            svg.port(qx + qw, y)
+            continue
+        if target in (READER_PINS.index("SCK"), READER_PINS.index("MOSI")):
+            svg.line([(qx + qw, y), (qx + qw + 26, y)], colour)
+            svg.resistor(qx + qw + 26, y, colour)
+            svg.text(qx + qw + 26, y - 7, f"{SERIES_OHMS} Ω", 9, anchor="middle")
         svg.line([(qx + qw, y), (channel, y), (channel, stubs[-1])], colour)
         for sy in stubs:
             svg.line([(channel, sy), (reader_x, sy)], colour)
@@ -451,9 +593,17 @@ def draw(pins: dict, chain: list[str | None]) -> str:
         svg.line([(reader_x - 16, irq - 4), (reader_x - 8, irq + 4)], GREY, 1.5)
         svg.line([(reader_x - 16, irq + 4), (reader_x - 8, irq - 4)], GREY, 1.5)
         miso = reader_pin_y(r, READER_PINS.index("MISO"))
-        svg.add(f'<rect x="{reader_x - 20}" y="{miso - 4}" width="14" height="8" '
-                f'fill="#ffffff" stroke="{COLOURS["spi"]}" stroke-width="1.5"/>')
-        svg.text(reader_x - 13, miso - 7, "buf*", 9, anchor="middle", colour=GREY)
+        svg.line([(reader_x, miso), (reader_x - 14, miso)], COLOURS["spi"])
+        oe, a, _ = BUFFER_GATES[r]
+        svg.label(reader_x - 17, miso + 3, f"MISO {pad}: 74LVC125 {r + 1}A (pin {a})",
+                  anchor="end", colour=COLOURS["spi"])
+        # Decoupling right at the module: 10 µF and 100 nF across its 3.3V and GND.
+        gnd_y = reader_pin_y(r, READER_PINS.index("GND"))
+        v_y = reader_pin_y(r, READER_PINS.index("3.3V"))
+        svg.line([(reader_x + 42, gnd_y), (reader_x + 80, gnd_y)], COLOURS["gnd"], 1.5)
+        svg.line([(reader_x + 42, v_y), (reader_x + 80, v_y)], COLOURS["power"], 1.5)
+        svg.capacitor(reader_x + 80, gnd_y, v_y)
+        svg.text(reader_x + 92, (gnd_y + v_y) // 2 + 4, "10 µF + 100 nF", 10)
 
     # ---- Notes on the pads
     notes_lines = [
@@ -462,12 +612,11 @@ def draw(pins: dict, chain: list[str | None]) -> str:
         *((f"pad {pad}: {pads[pad]}", "") for pad in cs),
         ("at least 10 cm apart, antenna side up,", ""),
         ("away from the LED data wire", ""),
-        ("readers share SCK, MOSI, MISO, RST,", ""),
+        ("readers share SCK, MOSI, RST,", ""),
         ("3.3V and GND; one chip select each", ""),
-        ("* MISO through a 3.3 V 74LVC125 gate,", ""),
-        ("  its /OE on that reader's CS", ""),
-        ("CS: 10 kΩ pull-up to 3.3 V each", ""),
-        ("each reader: 10 µF + 100 nF", ""),
+        ("MISO through a 3.3 V 74LVC125 (below)", ""),
+        (f"SCK, MOSI: {SERIES_OHMS} Ω in series at the Pico", ""),
+        ("each reader: 10 µF + 100 nF at its pins", ""),
     ]
     svg.rect(reader_x, 70, reader_w, 24 + 18 * len(notes_lines), fill="#ffffff", dashed=True)
     for i, (line, weight) in enumerate(notes_lines):
@@ -498,6 +647,8 @@ def draw(pins: dict, chain: list[str | None]) -> str:
     for x, y in ((data_x, q_bottom), (vbus_x, q_bottom), (gnd_x, q_bottom), (data_x, sy),
                  (vbus_x, sy), (sx + sw, sy + 70), (sx + sw, sy + 100), (sx, sy + 80)):
         svg.port(x, y)
+
+    draw_buffer(svg, pins)
 
     # ---- LED chain along the bottom, in chain order from led-map.json
     cy, pitch, cw = 1070, 52, 40

@@ -50,7 +50,7 @@ def test_defaults_are_the_reference_build():
     assert c.oled.rotate == 0
     assert c.buttons.pins == {"OK": 5, "BACK": 6, "UP": 13, "DOWN": 19, "RETRIEVE": 26,
                               "EXCHANGE": 16}
-    assert (c.buttons.hold_time, c.buttons.debounce, c.buttons.pull_up) == (0.8, 0.03, True)
+    assert (c.buttons.hold_time, c.buttons.debounce, c.buttons.pull_up) == (0.8, 0.06, True)
     assert c.link == LinkConfig("/dev/companion-io", 115200)
     assert c.reader == ReaderConfig("firmware", (), 9600)
     assert c.leds == LedsConfig("firmware", 64, (), (), True, None)

@@ -209,15 +209,14 @@ def test_doctor_checks_the_journal_read_only(tmp_path):
     assert [f.level for f in findings] == [FAIL] and "checksums" in findings[0].what
 
 
-def test_a_stale_compiled_engine_fails_with_the_rebuild_command(monkeypatch):
+def test_doctor_says_which_engine_build_runs_and_why_one_is_refused(monkeypatch):
     from companion.games import compiled
 
-    monkeypatch.setattr(compiled, "loaded_compiled", lambda: ["companion.games.entanglion.engine"])
-    monkeypatch.setattr(compiled, "stale", lambda: ["companion.games.entanglion.engine"])
+    monkeypatch.setattr(compiled, "_refused", ["engine: its source changed since the build"])
     (finding,) = doctor._engine_build()
-    assert finding.level == FAIL and "older than its source" in finding.what
+    assert finding.level == FAIL and "source changed" in finding.what
+    assert "pure Python" in finding.what
     assert "python -m companion.compile_engine" in finding.fix
-    monkeypatch.setattr(compiled, "stale", lambda: [])
-    assert [f.level for f in doctor._engine_build()] == [OK]
-    monkeypatch.setattr(compiled, "loaded_compiled", lambda: [])
-    assert list(doctor._engine_build()) == []  # pure Python: nothing to say
+    monkeypatch.setattr(compiled, "_refused", [])
+    (finding,) = doctor._engine_build()
+    assert finding.level == OK and "pure Python (no compiled build)" in finding.what

@@ -58,10 +58,11 @@ def _section(text: str, heading: str) -> str:
     return m.group(1)
 
 
-def _rows(block: str) -> list[list[str]]:
-    """The body rows of the first markdown table in ``block``, as lists of cells."""
-    lines = [ln for ln in block.splitlines() if ln.startswith("|")]
-    assert len(lines) >= 3, "no table"
+def _rows(block: str, which: int = 0) -> list[list[str]]:
+    """The body rows of the ``which``-th markdown table in ``block``, as lists of cells."""
+    tables = re.findall(r"(?:^\|.*\n?)+", block, re.M)
+    assert len(tables) > which and len(tables[which].splitlines()) >= 3, "no table"
+    lines = tables[which].splitlines()
     return [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[2:]]
 
 
@@ -273,3 +274,95 @@ def test_firmware_board_uses_the_same_pins(pins):
     assert tuple(board.READER_CS) == tuple(pico["reader_cs"][p] for p in sorted(pico["reader_cs"]))
     assert tuple(board.READER_RST) == (pico["reader_rst"],)
     assert (board.LED_PIN, board.PIXELS) == (pico["led_data"], pico["pixels"])
+
+
+# ------------------------------------------------------- what a maker needs to know
+
+READER_MA = 100  # the MFRC522 datasheet's transmitter current, field on, at most
+
+
+def test_the_pico_side_budget_counts_readers_at_their_datasheet_current(readme, pins):
+    """Every column adds up; the readers count 100 mA each; the chain row is the
+    full-white worst case of the table above."""
+    block = _section(readme, "Power budget")
+    white = _rows(block)
+    rows = {row[0]: row[1:] for row in _rows(block, 1)}
+    caps = [32, 64, 128]
+    readers = len(pins["pico"]["reader_cs"])
+    reader_row = next(v for k, v in rows.items() if k.startswith("MFRC522"))
+    assert [int(x) for x in reader_row] == [READER_MA * readers] * 3
+    chain_row = next(v for k, v in rows.items() if k.startswith("LED chain"))
+    by_cap = {int(r[0].split()[0]): int(r[1]) for r in white}
+    assert [int(x) for x in chain_row] == [by_cap[c] for c in caps]
+    total = next(v for k, v in rows.items() if "worst case" in k and k.startswith("**"))
+    loads = [v for k, v in rows.items() if not k.startswith(("**", "total"))]
+    for i in range(3):
+        assert int(total[i].strip("*")) == sum(int(v[i]) for v in loads)
+    assert "15-30 mA per reader" not in readme
+
+
+def test_the_miso_buffer_is_tabled_pin_by_pin_at_3_3_volts(readme, pins):
+    rows = _rows(_section(readme, "Sharing MISO, chip selects and decoupling"))
+    assert [r[0] for r in rows] == [str(n) for n in range(1, 15)]
+    by_name = {r[1]: r[2] for r in rows}
+    assert "3.3 V" in by_name["VCC"] and "VBUS" not in by_name["VCC"]
+    assert "100 nF" in by_name["VCC"]
+    for pad, gp in pins["pico"]["reader_cs"].items():
+        assert f"GP{gp} " in by_name[f"{pad}OE"]  # its own reader's chip select
+        assert by_name[f"{pad}A"] == f"MISO of reader {pad}"
+        assert f"GP{pins['pico']['miso']} " in by_name[f"{pad}Y"]
+    assert "spare gate switched off" in by_name["4OE"] and by_name["4A"].startswith("GND")
+
+
+def test_the_diode_or_pull_down_is_2_2_to_4_7_kohm(readme):
+    """10 kΩ is marginal at 1 MHz, and the RP2350's erratum E9 needs 8.2 kΩ or less."""
+    text = _section(readme, "Sharing MISO, chip selects and decoupling")
+    diode_or = text[text.index("**A diode-OR**"):]
+    values = [float(v) for v in re.findall(r"(\d+(?:\.\d+)?) kΩ", diode_or.split("\n\n")[0])]
+    assert values and all(2.2 <= v <= 8.2 for v in values if v != 10.0)
+    assert "Not\n  10 kΩ" in diode_or or "Not 10 kΩ" in diode_or
+    assert "E9" in diode_or
+    assert not re.search(r"10 kΩ pull-down", readme)
+    bom = " ".join(" ".join(r) for r in _rows(_section(readme, "Bill of materials")))
+    assert "3.3 kΩ resistor (2.2-4.7 kΩ)" in bom
+
+
+def test_the_bill_of_materials_has_the_header_and_the_buzzer_diode(readme):
+    parts = [r[0] for r in _rows(_section(readme, "Bill of materials"))]
+    assert any("pin header" in p and "Zero 2 W" in p for p in parts)
+    assert any("1N4148" in p for p in parts)
+    assert any("74LVC125" in p for p in parts)
+
+
+def test_a_first_power_on_checklist_with_multimeter_steps(readme):
+    text = _section(readme, "First power-on")
+    steps = re.findall(r"^\s*(\d+)\. ", text, re.M)
+    assert [int(n) for n in steps] == list(range(1, len(steps) + 1)) and len(steps) >= 10
+    for must in ("VBUS", "3V3(OUT)", "74LVC125 pin 14", "no continuity", "4.75-5.25 V",
+                 "3.2-3.4 V", "2.2-4.7 kΩ"):
+        assert must in text, must
+
+
+def test_the_drawing_shows_the_74lvc125_pin_by_pin_with_its_parts(mw, pins):
+    svg = (HW / "wiring.svg").read_text(encoding="utf-8")
+    texts = [t.text for t in ET.fromstring(svg).iter(f"{SVG_NS}text")]
+    for pin, name, _ in mw.buffer_rows(pins):
+        assert f"{name} ({pin})" in texts, f"74LVC125 pin {pin} {name} is not drawn"
+    assert "74LVC125" in texts and "buf*" not in texts
+    readers = len(pins["pico"]["reader_cs"])
+    assert texts.count("10 kΩ") == readers  # the chip-select pull-ups
+    assert texts.count(f"{mw.SERIES_OHMS} Ω") == 2  # SCK and MOSI
+    assert texts.count("10 µF + 100 nF") == readers  # each reader's decoupling
+    assert any("100 nF to GND at pin 14" == t for t in texts)
+    assert any("2.2-4.7 kΩ pull-down" in (t or "") for t in texts)
+
+
+STALE_24 = re.compile(r"WS2812 x 24|LED n of 24|\b24 (RGB|colours|pixels)\b|"
+                      r"chain, 24 pixels|`PIXELS` \| 24")
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/design.md", "hardware/README.md",
+                                 "firmware/README.md", "companion/views/leds.py"])
+def test_the_chain_has_25_pixels_everywhere(doc):
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    assert not STALE_24.search(text), STALE_24.search(text).group(0)

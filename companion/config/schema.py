@@ -79,7 +79,11 @@ class ButtonsConfig:
     pins: dict[str, int] = field(default_factory=lambda: {
         "OK": 5, "BACK": 6, "UP": 13, "DOWN": 19, "RETRIEVE": 26, "EXCHANGE": 16})
     hold_time: float = 0.8  # seconds
-    debounce: float = 0.03  # seconds; 0 = none
+    # Seconds; 0 = none. A press counts at its first edge (no added latency); the
+    # chatter after each edge is ignored for this long. Cheap tactile switches chatter
+    # for up to 50 ms; 60 ms leaves a margin and still keeps both presses of a quick
+    # double press (50 ms down, 50 ms up). Measured by bench/bounce.py.
+    debounce: float = 0.06
     pull_up: bool = True
 
 

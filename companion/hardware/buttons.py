@@ -43,6 +43,7 @@ class _Button:
     raw: bool = False  # the level last reported by the pin
     stable: bool = False  # the level we believe after debouncing
     quiet_at: float = float("-inf")  # bounces before this time are ignored
+    raw_at: float = float("-inf")  # when the pin last changed level
     down_at: float = 0.0
     held: bool = False
 
@@ -61,7 +62,7 @@ class Classifier:
         """One edge at ``edge.at``; returns the events it completes."""
         out = self.due(edge.at)
         b = self._buttons.setdefault(edge.button, _Button())
-        b.raw = edge.pressed
+        b.raw, b.raw_at = edge.pressed, edge.at
         if edge.at >= b.quiet_at and edge.pressed != b.stable:
             out += self._change(edge.button, b, edge.at)
         return out
@@ -71,7 +72,11 @@ class Classifier:
         out: list[Event] = []
         for name, b in self._buttons.items():
             if b.raw != b.stable and now >= b.quiet_at:
-                out += self._change(name, b, b.quiet_at)  # settled when the window closed
+                # Settled when the window closed; the contacts have been still since the
+                # pin's last change, so the next window runs from that change, not from
+                # now (else each settle would push the next press further out, and a
+                # quick series of taps would lose one).
+                out += self._change(name, b, b.quiet_at, b.raw_at)
             if (b.stable and not b.held and self._holds(name)
                     and now >= b.down_at + self.hold_time):
                 b.held = True
@@ -91,9 +96,10 @@ class Classifier:
     def _holds(self, name: str) -> bool:
         return name in self.holdable or name in self.releasing
 
-    def _change(self, name: str, b: _Button, at: float) -> list[Event]:
+    def _change(self, name: str, b: _Button, at: float,
+                still_since: float | None = None) -> list[Event]:
         b.stable = b.raw
-        b.quiet_at = at + self.debounce
+        b.quiet_at = (at if still_since is None else still_since) + self.debounce
         if b.stable:
             b.down_at, b.held = at, False
             return [] if self._holds(name) else [Press(name)]

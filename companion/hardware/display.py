@@ -15,12 +15,26 @@ so every ``OSError`` and every ``luma.core.error.Error`` counts as a display fau
 the display logs it, keeps the newest wanted frame, and retries with back-off,
 re-initialising the panel through ``reopen`` (a power-cycled SSD1306 forgets its
 setup). The main loop learns when to call :meth:`Display.retry` from
-:attr:`Display.retry_at`.
+:attr:`Display.due_at`.
+
+A panel can also lose its setup without any error: a dip on the 3.3 V rail resets
+the controller (display off, RAM blank) while the bus stays up, and an SPI panel
+never reports anything at all. So every ``REFRESH_EVERY`` seconds :meth:`retry`
+sends the driver's set-up commands again (without the display-off that opens them,
+so a healthy panel does not blink), the contrast, and the frame in full.
+
+A stuck bus (SDA held low) makes every transfer wait for the kernel's timeout,
+about 1 s on a Pi. With ``retry_wait`` set (the box sets it), the re-open runs on a
+helper thread: :meth:`retry` waits at most that long for it once, then only looks
+whether it has finished, so each attempt costs the loop at most ``retry_wait``
+however long the bus hangs; the device it opened is taken on a later call.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +50,10 @@ FAULTS = (OSError, LumaError)  # what a panel on a bad wire raises, through luma
 DIM_CONTRAST = 1  # the lowest visible setting: still readable close up, no burn-in
 FIRST_BACKOFF = 0.5  # seconds before the first retry
 MAX_BACKOFF = 30.0  # a dead panel is retried twice a minute, forever
+# Set-up and frame sent again this often: a panel reset by a power dip is dark for
+# at most this long. A full frame is 23 ms of I2C at 400 kHz: 0.2 % of the bus.
+REFRESH_EVERY = 10.0
+RETRY_WAIT = 0.1  # the box's bound on what one retry may cost the loop, in seconds
 
 
 class Display:
@@ -43,13 +61,18 @@ class Display:
 
     def __init__(self, device: Any, keep: bool = False,
                  reopen: Callable[[], Any] | None = None,
-                 clock: Callable[[], float] = time.monotonic, partial: bool = True):
+                 clock: Callable[[], float] = time.monotonic, partial: bool = True,
+                 retry_wait: float | None = None):
         self.device = device
         self.partial = partial  # send only the changed columns of changed pages
         self.frames_sent = 0
         self.frames: list[Image.Image] = []  # every frame sent, when ``keep`` (sim, tests)
         self.failures = 0  # consecutive failed attempts (0: the panel is fine)
         self.retry_at: float | None = None  # when to try again, while failing
+        self.refresh_at: float | None = None  # when to send the set-up again
+        self.refreshes = 0  # set-ups re-sent (not counted in ``frames_sent``)
+        self.retry_wait = retry_wait  # None: re-open on the caller's thread
+        self._opening: _Opening | None = None  # a re-open running on a helper thread
         self._keep = keep
         self._reopen = reopen
         self._clock = clock
@@ -68,16 +91,30 @@ class Display:
             return False
         return self._send(image)
 
+    @property
+    def due_at(self) -> float | None:
+        """When :meth:`retry` has something to do: a retry, or else a refresh."""
+        return self.retry_at if self.failures else self.refresh_at
+
     def retry(self) -> bool:
-        """Re-initialise the panel and resend the newest frame, if a retry is due."""
+        """Re-initialise the panel and resend the newest frame, if a retry is due; on a
+        healthy panel, re-send its set-up and frame if a refresh is due."""
+        if not self.failures:
+            if self.refresh_at is not None and self._clock() >= self.refresh_at:
+                self._refresh()
+            return False
         if self.retry_at is None or self._clock() < self.retry_at:
             return False
         if self._reopen is not None:
             try:
-                old, self.device = self.device, self._reopen()
+                new = self._reopened()
             except Exception as exc:  # noqa: BLE001 - any driver failure: try later
                 self._failed(exc)
                 return False
+            if new is None:  # still opening on its thread: look again shortly
+                self.retry_at = self._clock() + (self.retry_wait or 0.0)
+                return False
+            old, self.device = self.device, new
             if old is not None:
                 _drop(old)
         self._last = None  # a re-initialised panel is blank: send in full
@@ -86,6 +123,43 @@ class Display:
         if sent and self.dimmed:
             self._apply_contrast()  # the reopened panel came up at full contrast
         return sent
+
+    def _reopened(self) -> Any:
+        """A freshly opened device, or None while a re-open on its thread is still
+        waiting for the bus (raises what the re-open raised)."""
+        assert self._reopen is not None
+        if self.retry_wait is None:
+            return self._reopen()
+        opening = self._opening
+        if opening is None:  # a new attempt: a healthy bus answers within the wait
+            opening = self._opening = _Opening(self._reopen)
+            if not opening.done.wait(self.retry_wait):
+                return None
+        elif not opening.done.is_set():  # still hanging: look, do not wait again
+            return None
+        self._opening = None
+        return opening.result()
+
+    def _refresh(self) -> None:
+        """The panel's set-up, contrast and frame again (see the module's docstring)."""
+        self.refresh_at = self._clock() + REFRESH_EVERY
+        if self.device is None or self._last is None:
+            return
+        image = Image.frombytes("1", self.device.size, self._last)
+        try:
+            for command in getattr(self.device, "setup_commands", ()):
+                if command[:1] == (0xAE,):  # DISPLAYOFF: a healthy panel would blink
+                    command = command[1:]
+                if command:
+                    self.device.command(*command)
+            self.device.contrast(DIM_CONTRAST if self.dimmed else self.contrast)
+            self.device.display(image)  # what the page writer believes the panel holds
+        except FAULTS as exc:
+            self._wanted = image
+            self._writer = None
+            self._failed(exc)
+            return
+        self.refreshes += 1
 
     def dim(self, on: bool) -> None:
         """Lower the panel's contrast (an idle box) or restore it."""
@@ -117,6 +191,9 @@ class Display:
             self._failed(exc)
             return False
         self._recovered()
+        if self._last is None and hasattr(self.device, "setup_commands"):
+            # A panel set up just now (luma's in-memory dummy has nothing to refresh).
+            self.refresh_at = self._clock() + REFRESH_EVERY
         self._last = image.tobytes()
         self.frames_sent += 1
         if self._keep:
@@ -149,16 +226,16 @@ class Display:
 
     @classmethod
     def open(cls, opener: Callable[[], Any], clock: Callable[[], float] = time.monotonic,
-             keep: bool = False) -> Display:
+             keep: bool = False, retry_wait: float | None = None) -> Display:
         """A display for a panel that may not answer yet: the box starts regardless
         and :meth:`retry` keeps trying to bring the panel up."""
         try:
             device = opener()
         except Exception as exc:  # noqa: BLE001 - no panel must not mean no game
-            display = cls(None, keep=keep, reopen=opener, clock=clock)
+            display = cls(None, keep=keep, reopen=opener, clock=clock, retry_wait=retry_wait)
             display._failed(exc)
             return display
-        return cls(device, keep=keep, reopen=opener, clock=clock)
+        return cls(device, keep=keep, reopen=opener, clock=clock, retry_wait=retry_wait)
 
     @property
     def image(self) -> Image.Image | None:
@@ -177,10 +254,13 @@ class Display:
         self.close()
 
     def close(self) -> None:
+        if self._opening is not None:  # a re-open still waiting on a stuck bus
+            self._opening.abandon()
+            self._opening = None
         if self.device is None:
             return
         try:
-            self.device.cleanup()
+            release(self.device)
         except Exception as exc:  # noqa: BLE001 - a dead bus cannot be closed cleanly
             log.debug("OLED: cleanup failed: %s", exc)
 
@@ -195,12 +275,104 @@ def _describe(exc: BaseException) -> str:
 
 
 def _drop(device: Any) -> None:
-    """Release a device being replaced without blanking the new one's panel at exit."""
-    device.persist = True  # luma's atexit hook would otherwise send DISPLAYOFF
+    """Release a device being replaced without blanking the new one's panel."""
+    device.persist = True  # cleanup would otherwise send DISPLAYOFF to the same panel
     try:
-        device.cleanup()
+        release(device)
     except Exception:  # noqa: BLE001 - the old bus is probably why we are here
         pass
+
+
+class _Opening:
+    """One re-open on a helper thread; its device, or its error, once ``done``."""
+
+    def __init__(self, opener: Callable[[], Any]):
+        self.done = threading.Event()
+        self._device: Any = None
+        self._error: BaseException | None = None
+        self._abandoned = False
+        self._lock = threading.Lock()
+        threading.Thread(target=self._run, args=(opener,), name="oled-reopen",
+                         daemon=True).start()
+
+    def _run(self, opener: Callable[[], Any]) -> None:
+        try:
+            device = opener()
+        except BaseException as exc:  # noqa: BLE001 - handed to the loop
+            self._error = exc
+        else:
+            with self._lock:
+                self._device = device
+                if self._abandoned:  # the display closed meanwhile: nobody takes it
+                    device.persist = True
+                    _quiet_release(device)
+        self.done.set()
+
+    def result(self) -> Any:
+        if self._error is not None:
+            raise self._error
+        return self._device
+
+    def abandon(self) -> None:
+        with self._lock:
+            self._abandoned = True
+            if self._device is not None:
+                self._device.persist = True
+                _quiet_release(self._device)
+
+
+# Exit hooks luma asked for, per open device: luma registers one per device (and
+# GPIO.cleanup per SPI interface) and never unregisters it, so a box re-opening a
+# missing panel all night would collect thousands, each holding a device and, at
+# exit, switching off whatever panel then answers. Here they run at exit only for
+# the devices still open, each distinct hook once.
+_exit_hooks: dict[int, tuple[Any, list[Callable[[], Any]]]] = {}
+_exit_lock = threading.Lock()
+
+
+def keep_exit_hooks(device: Any, hooks: list[Callable[[], Any]]) -> None:
+    """Run ``hooks`` at exit unless ``device`` is released first."""
+    with _exit_lock:
+        if not _exit_hooks:
+            atexit.unregister(_run_exit_hooks)
+            atexit.register(_run_exit_hooks)
+        _exit_hooks[id(device)] = (device, hooks)
+
+
+def release(device: Any) -> None:
+    """Close ``device`` for good: luma's cleanup (off and clear unless ``persist``,
+    then the bus closed), and its exit hooks forgotten."""
+    with _exit_lock:
+        _exit_hooks.pop(id(device), None)
+    device.cleanup()
+
+
+def open_devices() -> int:
+    """How many devices still have their exit hooks kept (tests count leaks by it)."""
+    return len(_exit_hooks)
+
+
+def _quiet_release(device: Any) -> None:
+    try:
+        release(device)
+    except Exception:  # noqa: BLE001 - a bus that hung may not close cleanly
+        pass
+
+
+def _run_exit_hooks() -> None:
+    with _exit_lock:
+        entries = list(_exit_hooks.values())
+        _exit_hooks.clear()
+    done: list[Callable[[], Any]] = []
+    for _, hooks in reversed(entries):
+        for hook in reversed(hooks):  # luma registered the bus's own hook first
+            if hook in done:
+                continue
+            done.append(hook)
+            try:
+                hook()
+            except Exception:  # noqa: BLE001 - as luma's own hook: never fail the exit
+                pass
 
 
 def dummy_display(keep: bool = False) -> Display:

@@ -152,7 +152,10 @@ class Wire:
     """What is common to a bus whatever opens it: the panels on it, its faults and its
     traffic. Faults: ``fail_next`` transfers fail with ``errno``; every transfer fails
     while ``down`` or before ``down_until`` on ``clock``; every ``every``-th data
-    transfer fails (a marginal wire). ``bits`` counts what crossed it."""
+    transfer fails (a marginal wire). While ``stuck`` (a device holding SDA low) every
+    transfer hangs for ``stuck_wait`` real seconds, the kernel's timeout, then fails
+    with ``ETIMEDOUT``. ``bits`` counts what crossed it; ``opens`` and ``closes`` the
+    bus files opened and closed on it."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic):
         self.clock = clock
@@ -161,6 +164,8 @@ class Wire:
         self.down = False
         self.down_until = float("-inf")
         self.every = 0
+        self.stuck = False
+        self.stuck_wait = 1.0  # seconds: the bcm2835 I2C driver's timeout
         self.opens = 0
         self.closes = 0
         self.transfers = 0  # transfers that went through
@@ -169,6 +174,10 @@ class Wire:
         self.bits = 0  # on the wire, including addressing and acknowledge bits
 
     def _fault(self, is_data: bool) -> None:
+        if self.stuck:
+            self.failed += 1
+            time.sleep(self.stuck_wait)
+            raise OSError(errnos.ETIMEDOUT, os.strerror(errnos.ETIMEDOUT))
         if is_data:
             self.data_transfers += 1
         failing = self.down or self.clock() < self.down_until or self.fail_next > 0 or (
@@ -276,6 +285,8 @@ class SpiDev:
         self.wire.write(list(data))
 
     def close(self) -> None:
+        if self.wire is not None:
+            self.wire.closes += 1
         self.wire = None
 
 

@@ -175,6 +175,13 @@ class FakePico:
         with self._cond:
             return [msg.kind for msg in self.commands]
 
+    def forget(self) -> None:
+        """Drop the records kept for asserts (all but the frame on show): a bench that
+        runs for hours measures the daemon's memory, not its fake's."""
+        with self._cond:
+            del self.commands[:]
+            del self.frames[:-1]
+
     def wait_until(self, predicate: Callable[[], bool], timeout: float = 2.0) -> bool:
         """Wait until ``predicate()`` holds (checked whenever the host sends something)."""
         with self._cond:

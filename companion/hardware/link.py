@@ -372,6 +372,7 @@ class SerialLink(ReconnectingPort):
         self._hello: dict[str, Any] | None = None
         self._last_valid = clock()
         self._asked_at = self._last_valid
+        self._sent_at = self._last_valid  # our last line, for the keepalive
         self._at_repl = False  # our own lines came back since the last HELLO
         self._reset_at = float("-inf")
         self._error_warnings = _Throttle(clock)
@@ -426,6 +427,7 @@ class SerialLink(ReconnectingPort):
         if not self._write_locked(protocol.encode(seq, kind, *fields)):
             return None
         self._seq = protocol.next_seq(seq)
+        self._sent_at = self._clock()
         return seq
 
     def _send_frame_locked(self) -> None:
@@ -472,6 +474,9 @@ class SerialLink(ReconnectingPort):
             self._soft_reset(now)
         elif self._hello is None and now - self._asked_at >= self._ask_every:
             self._ask(now)  # lines but no HELLO: our HELLO? went missing
+        elif self._hello is not None and now - self._sent_at >= protocol.KEEPALIVE:
+            with self._lock:  # the firmware goes quiet after a silent host (PROTOCOL.md)
+                self._send_locked("PING")
 
     def _soft_reset(self, now: float) -> None:
         self._reset_at = self._asked_at = now

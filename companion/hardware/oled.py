@@ -12,11 +12,15 @@ same factory and drivers then run over fake kernel buses (see ``docs/fakes.md``)
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from .display import Display, dummy_display
+from .display import Display, dummy_display, keep_exit_hooks, release
 
 DRIVERS = ("ssd1306", "sh1106", "ssd1309", "ssd1315")
 SPI_HZ = 8_000_000  # luma's default; the SSD1306 is specified to 10 MHz
@@ -40,26 +44,100 @@ def luma_args(cfg: Any) -> Any:
 
 
 def open_panel(cfg: Any, buses: Any = None) -> Any:
-    """A luma device for ``cfg``; over ``buses`` (fake kernel buses) when given."""
+    """A luma device for ``cfg``; over ``buses`` (fake kernel buses) when given.
+
+    Built as luma's ``cmdline.create_device`` builds an OLED (luma's interface factory,
+    then the driver class), but holding on to what it opens: when the panel does not
+    answer, the bus file is closed and the exit hooks luma registered are dropped
+    before the error goes on. Otherwise every failed attempt would keep a file, a
+    device and a hook that, at exit, switches off whatever panel then answers at that
+    address. The commands the driver sent to set the panel up are kept on the device
+    (``setup_commands``) so :class:`~.display.Display` can send them again."""
+    import luma.core.framebuffer
+    import luma.oled.device
     from luma.core import cmdline
 
     args = luma_args(cfg)
-    if buses is None:
-        device = cmdline.create_device(args)
-    else:
-        with buses.installed():
-            device = cmdline.create_device(args)
-    device.contrast(cfg.contrast)
+    with _OPENING, (buses.installed() if buses is not None else nullcontext()), \
+            _exit_hooks_caught() as hooks:
+        interface = _Recorder(getattr(cmdline.make_interface(args), args.interface)())
+        try:
+            framebuffer = getattr(luma.core.framebuffer, args.framebuffer)(
+                num_segments=args.num_segments, debug=args.debug)
+            device = getattr(luma.oled.device, args.display)(
+                serial_interface=interface, **dict(vars(args), framebuffer=framebuffer))
+            device.contrast(cfg.contrast)
+        except BaseException:
+            try:
+                interface.cleanup()
+            except Exception:  # noqa: BLE001 - the bus that failed may not close cleanly
+                pass
+            raise
+    interface.recording = False
+    device.setup_commands = interface.commands
+    keep_exit_hooks(device, hooks)
     return device
 
 
+_OPENING = threading.Lock()  # one open at a time: the exit-hook catcher is module-wide
+
+
+@contextmanager
+def _exit_hooks_caught() -> Iterator[list[Callable[[], Any]]]:
+    """Collect the ``atexit`` hooks luma registers while a device is built (one per
+    device, and ``GPIO.cleanup`` per SPI interface) instead of registering them:
+    :func:`~.display.keep_exit_hooks` runs them at exit only while the device is open."""
+    import luma.core.cmdline
+    import luma.core.device
+
+    hooks: list[Callable[[], Any]] = []
+    catcher = types.SimpleNamespace(register=lambda hook, *a, **k: hooks.append(
+        functools.partial(hook, *a, **k) if a or k else hook))
+    modules = (luma.core.device, luma.core.cmdline)
+    saved = [module.atexit for module in modules]
+    for module in modules:
+        module.atexit = catcher
+    try:
+        yield hooks
+    finally:
+        for module, real in zip(modules, saved):
+            module.atexit = real
+
+
+class _Recorder:
+    """A luma serial interface that remembers the commands sent while ``recording``:
+    the driver's set-up sequence, whatever the driver."""
+
+    def __init__(self, interface: Any):
+        self.interface = interface
+        self.recording = True
+        self.commands: list[tuple[int, ...]] = []
+
+    def command(self, *cmd: int) -> None:
+        if self.recording:
+            self.commands.append(cmd)
+        self.interface.command(*cmd)
+
+    def data(self, data: Any) -> None:
+        self.interface.data(data)
+
+    def cleanup(self) -> None:
+        self.interface.cleanup()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.interface, name)
+
+
 def open_display(cfg: Any, clock: Callable[[], float] = time.monotonic,
-                 buses: Any = None, keep: bool = False) -> Display:
-    """The box's display: the configured panel (retried until it answers) or, with
-    ``driver = "none"``, the in-memory fake for a box without a screen."""
+                 buses: Any = None, keep: bool = False,
+                 retry_wait: float | None = None) -> Display:
+    """The box's display: the configured panel (retried until it answers; with
+    ``retry_wait``, each retry costs the caller at most that long, the box passes
+    ``RETRY_WAIT``) or, with ``driver = "none"``, the in-memory fake for a box
+    without a screen."""
     if cfg.driver == "none":
         return dummy_display(keep)
-    display = Display.open(lambda: open_panel(cfg, buses), clock, keep)
+    display = Display.open(lambda: open_panel(cfg, buses), clock, keep, retry_wait)
     display.contrast = cfg.contrast
     return display
 
@@ -77,14 +155,15 @@ def simulated_display(keep: bool = False) -> tuple[Display, Any]:
 
 def open_private_displays(cfg: Any, private: Any,
                           clock: Callable[[], float] = time.monotonic,
-                          buses: Any = None) -> dict[int, Display]:
+                          buses: Any = None,
+                          retry_wait: float | None = None) -> dict[int, Display]:
     """Camp -> display for QLANET's private OLEDs (``private`` is a
     :class:`companion.config.PrivateOledConfig`): the [oled] panel settings on I2C at
     each camp's bus and address. Empty when none is configured."""
     from dataclasses import replace
 
     return {camp: open_display(replace(cfg, bus="i2c", port=port, address=address), clock,
-                               buses)
+                               buses, retry_wait=retry_wait)
             for camp, (port, address) in private.screens(cfg.port).items()}
 
 
@@ -105,8 +184,8 @@ def blank_panels(config: Any, buses: Any = None) -> list[str]:
         try:
             device = open_panel(cfg, buses)
             device.hide()
-            device.persist = True  # off already; luma's exit hook need not try again
-            device.cleanup()
+            device.persist = True  # off already: cleanup need not clear it again
+            release(device)
         except Exception as exc:  # noqa: BLE001 - a dead panel is dark anyway
             failures.append(f"{name}: {type(exc).__name__}: {exc}")
     return failures

@@ -15,6 +15,7 @@ count rejects by reason and a device can turn one into a NAK code (:func:`reason
 PROTO = 1  # major protocol version announced in HELLO
 HEARTBEAT = 1.0  # seconds between device HB lines
 STALE_AFTER = 3.0  # seconds without a valid line before the host reopens the port
+KEEPALIVE = 5.0  # the host sends a PING after this long with nothing else to say
 MAX_LINE = 600  # bytes per line, not counting the "\r\n" / "\n" terminator
 SEQ_MOD = 65536  # sequence numbers wrap from 65535 to 0
 UID_BYTES = (4, 7, 10)  # ISO 14443-3 single, double and triple size UIDs

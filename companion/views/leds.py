@@ -1,4 +1,4 @@
-"""The LED chain under the board, as pure functions: a small model in, 24 colours out.
+"""The LED chain under the board, as pure functions: a small model in, 25 colours out.
 
 Logical pixel order (the hardware LED map remaps it to the physical chain later):
 pixels 0-11 are the planets in :data:`~companion.games.entanglion.board.PLANETS`

@@ -21,6 +21,7 @@ from fw_rig import Rig
 
 import board
 import leds
+import main
 
 pytest.importorskip("serial")
 
@@ -82,7 +83,7 @@ def test_firmware_and_host_link_end_to_end():
     try:
         up = wait_for(events, is_state("up"), timeout=3.0)
         assert f"readers=3 pixels={board.PIXELS}" in up.detail
-        assert link.hello["fw"] == "1.0.0"
+        assert link.hello["fw"] == main.FW_VERSION
 
         with device.lock:
             device.rig.chips[2].place(Card(NTAG))

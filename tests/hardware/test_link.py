@@ -405,3 +405,13 @@ def test_tags_before_hello_or_from_unannounced_pads_are_ignored_and_counted(fake
         link._line(tag_line(2, 8), time.monotonic())
         assert link.stats.rejects == {"tag before hello": 1, "no such pad": 1}
     assert [e for e in drain(events) if isinstance(e, Tag)] == [Tag(2, UID)]
+
+
+def test_a_host_with_nothing_to_say_pings_so_the_pico_stays_awake(fake, events, monkeypatch):
+    """The firmware goes quiet after a silent host (firmware/PROTOCOL.md): an idle box,
+    whose LEDs do not change, still says something every KEEPALIVE."""
+    monkeypatch.setattr(protocol, "KEEPALIVE", 0.2)
+    with SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
+        wait_for(events, is_state("up"))
+        assert fake.wait_until(lambda: fake.kinds.count("PING") >= 3, timeout=10)
+        assert link.stats.acks >= 3
