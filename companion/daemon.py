@@ -39,6 +39,7 @@ from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
 from .inputs import Hold, Press, Release, Tag, Tick
+from .journal import CHECKPOINT_IDLE
 from .notify import Notifier
 from .session import Session
 from .views import oled
@@ -59,7 +60,6 @@ def request_power_off(environ: Any = os.environ) -> None:
     if not runtime:
         raise OSError("not running as the companion service (no RUNTIME_DIRECTORY)")
     Path(runtime, POWER_OFF_FILE).write_text("requested from the menu\n")
-CHECKPOINT_IDLE = 3.0  # seconds without input before the journal's WAL is checkpointed
 
 
 @dataclass

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .statelock import open_nofollow
+
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2
@@ -62,6 +64,7 @@ CREATE TABLE entries (
     PRIMARY KEY (game_id, seq), CHECK ((kind = 'input') = (action IS NOT NULL)));
 CREATE INDEX games_status ON games(status, activity);
 """
+CHECKPOINT_IDLE = 3.0  # seconds without input before a box checkpoints the WAL
 _SUMMARY = "id, game, created, updated, finished, status, turns, reason, inputs"
 _NEXT_ACTIVITY = "(SELECT coalesce(max(activity), 0) + 1 FROM games)"
 _ROOT = "id, game, seed, options, setup, meta, created"  # what a game's chain starts from
@@ -284,7 +287,7 @@ class Journal:
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
             self.loss = self._compare(db, self.mark)
-            self._mark_fd = os.open(self.mark_path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._mark_fd = open_nofollow(self.mark_path, os.O_RDWR | os.O_CREAT)
             mark = self.mark
             if mark is not None and self.loss is None:
                 self._read = (mark.game, mark.seq, mark.read)
@@ -300,7 +303,10 @@ class Journal:
             os.chmod(self.path.parent, 0o700)  # mkdir's mode is filtered by the umask
         # Create the file ourselves so it is never world-readable even for an instant;
         # SQLite gives the -wal and -shm files the mode of the database file.
-        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.close(open_nofollow(self.path, os.O_RDWR | os.O_CREAT))
+        for suffix in ("-wal", "-shm"):  # SQLite would follow these and write through
+            if os.path.islink(f"{self.path}{suffix}"):
+                os.close(open_nofollow(f"{self.path}{suffix}", os.O_RDONLY))  # says why
         if self.path.stat().st_mode & 0o777 != 0o600:
             os.chmod(self.path, 0o600)
         return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -310,9 +316,15 @@ class Journal:
 
     def _read_mark(self) -> Mark | None:
         try:
-            return Mark.decode(self.mark_path.read_bytes())
+            fd = open_nofollow(self.mark_path, os.O_RDONLY)
+        except OSError:
+            return None  # missing; a symbolic link is refused when it is opened to write
+        try:
+            return Mark.decode(os.pread(fd, Mark.SIZE, 0))
         except OSError:
             return None
+        finally:
+            os.close(fd)
 
     def _compare(self, db: sqlite3.Connection, mark: Mark | None) -> Loss | None:
         """What the mark says was committed that the journal does not hold."""
@@ -713,6 +725,21 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _read(name: str | Path) -> bytes:
+    with os.fdopen(open_nofollow(name, os.O_RDONLY), "rb") as fh:
+        return fh.read()
+
+
+def _write(name: str | Path, data: bytes, sync: bool = False) -> None:
+    """Write a new file (never through a symbolic link planted in its place)."""
+    fd = open_nofollow(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        if sync:
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
 def _unlink(*paths: str | Path) -> None:
     for name in paths:
         try:
@@ -755,7 +782,7 @@ def salvage(path: str | os.PathLike[str], replays: Replays | None = None,
     try:
         for suffix in ("", "-wal"):  # read a copy: opening may rewrite the WAL
             if Path(f"{path}{suffix}").exists():
-                Path(f"{work}{suffix}").write_bytes(Path(f"{path}{suffix}").read_bytes())
+                _write(f"{work}{suffix}", _read(f"{path}{suffix}"))
         games, notes = _readable_games(work, replays)
         with Journal(tmp, now) as journal:
             with journal._transaction() as db:
@@ -767,12 +794,12 @@ def salvage(path: str | os.PathLike[str], replays: Replays | None = None,
         _unlink(f"{tmp}.mark")  # the new journal starts without one: nothing to compare
         report = SalvageReport(f"{path.name}.damaged-{n}", len(games), notes,
                                sum(1 for note in notes if "lost" in note or "kept" in note))
-        with open(f"{path}.salvage-report", "w") as fh:
-            fh.write(report.to_json())
-            fh.flush()
-            os.fsync(fh.fileno())
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
+        _write(f"{path}.salvage-report", report.to_json().encode(), sync=True)
+        fd = open_nofollow(tmp, os.O_RDWR)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, f"{path}.salvage-new")  # complete: from here on it is finished
         _fsync_dir(path.parent)
         done = finish_salvage(path)
@@ -792,7 +819,7 @@ def finish_salvage(path: str | os.PathLike[str]) -> SalvageReport | None:
     tmp, new, report_file = (Path(f"{path}.salvage{s}") for s in ("-tmp", "-new", "-report"))
     _unlink(*(f"{tmp}{s}" for s in _SIDE))  # a half-built one: the damaged file is in place
     try:
-        report = SalvageReport.from_json(report_file.read_text())
+        report = SalvageReport.from_json(_read(report_file).decode())
     except (OSError, ValueError, KeyError, TypeError):
         report = None
     if not new.exists():
