@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import sqlite3
+import struct
 import threading
 import time
 import zlib
@@ -885,29 +886,40 @@ def _readable_games(path: Path, replays: Replays | None
             except (sqlite3.Error, TypeError, ValueError):
                 notes.append(f"game #{game_id} lost")
                 continue
-            # Two ways to the rows: the primary-key index and the table itself. A broken
-            # page can make either fail, or quietly yield less; take what both give.
+            # Two ways to the rows: the table itself and the primary-key index. A broken
+            # page can make either fail, or quietly yield less or other rows: each entry
+            # is taken from whichever gives one that fits the checksum chain.
             if scanned is None:
                 scanned = _scan(db, entry)
-            found = dict(scanned.get(game_id, {}))
-            try:
-                found.update((r[1], r) for r in db.execute(
-                    entry + " WHERE game_id = ? ORDER BY seq", (game_id,)))
-            except sqlite3.Error:
-                found.update(_one_by_one(db, entry, game_id))
-            # A damaged index can hand back another game's row: each row is this game's.
-            rows = [(game_id, *found[seq][1:]) for seq in sorted(k for k in found
-                                                                 if type(k) is int)]
-            entries = _prefix(rows)
             root = _root((row[0], row[1], row[6], row[7], row[8], row[9], row[2]))
-            if chained:
-                entries = entries[:_verified(root, [r[1:] for r in entries])]
+            candidates = {seq: [r] for seq, r in scanned.get(game_id, {}).items()}
+            intact = chained and _intact(root, candidates, row[14])
+            if not intact:
+                try:
+                    index = db.execute(entry + " WHERE game_id = ? ORDER BY seq",
+                                       (game_id,)).fetchall()
+                except sqlite3.Error:
+                    index = list(_one_by_one(db, entry, game_id).values())
+                for r in index:
+                    if type(r[1]) is int and r not in candidates.setdefault(r[1], []):
+                        candidates[r[1]].append(r)
+            # A damaged index can hand back another game's row: each row is this game's.
+            candidates = {seq: [(game_id, *r[1:]) for r in rows]
+                          for seq, rows in candidates.items() if type(seq) is int}
+            if intact:
+                entries = [rows[0] for _, rows in sorted(candidates.items())]
+            elif chained:
+                entries, repairs = _follow(root, candidates, row[14])
+                notes += [f"game #{game_id} entry {repair}" for repair in repairs]
             else:  # a schema-1 file has no chain: build it over what reads
-                entries = _rechain(root, entries)
-            whole = len(entries) == len(rows) and \
+                entries = _rechain(root, _prefix([rows[0] for _, rows in
+                                                  sorted(candidates.items())]))
+            whole = len(entries) == len(candidates) and \
                 (not chained or (entries[-1][5] if entries else root) == row[14])
             outcome: Any = True
-            if replays is not None:
+            if replays is not None and (not intact or row[5] == "playing"):
+                # A finished game whose every entry verifies is what was played and
+                # replayed then: only a game to resume (or a repaired one) is replayed.
                 good, outcome = _replayable(entries, lambda inputs: replays(
                     row[1], row[6], options, setup, inputs))
                 whole = whole and good == len(entries)
@@ -922,7 +934,7 @@ def _readable_games(path: Path, replays: Replays | None
                 row[4] = None if status == "playing" else (row[4] or row[3])
             elif not whole:
                 notes.append(f"game #{game_id} kept up to entry {len(entries)}" + (
-                    f" of {len(rows)}" if len(rows) > len(entries) else
+                    f" of {len(candidates)}" if len(candidates) > len(entries) else
                     " (what followed did not read back)"))
                 if row[5] == "playing" and isinstance(outcome, tuple):
                     row[10] = int(outcome[1])
@@ -982,22 +994,115 @@ def _one_by_one(db: sqlite3.Connection, entry: str, game_id: int) -> dict[int, t
         found[row[1]] = row
 
 
+def _wellformed(row: tuple) -> bool:
+    _, _seq, kind, action, at, _chain = row
+    if kind not in ("input", "undo") or (kind == "input") != (action is not None) or \
+            not isinstance(at, float):
+        return False
+    try:
+        return action is None or (isinstance(action, str) and
+                                  isinstance(json.loads(action), dict))
+    except ValueError:
+        return False
+
+
 def _prefix(rows: list[tuple]) -> list[tuple]:
     """The longest run of well-formed entries 1, 2, 3..."""
     good: list[tuple] = []
     for row in rows:
-        _, seq, kind, action, at, _chain = row
-        if seq != len(good) + 1 or kind not in ("input", "undo") or \
-                (kind == "input") != (action is not None) or not isinstance(at, float):
+        if row[1] != len(good) + 1 or not _wellformed(row):
             return good
-        if action is not None:
-            try:
-                if not isinstance(action, str) or not isinstance(json.loads(action), dict):
-                    return good
-            except ValueError:
-                return good
         good.append(row)
     return good
+
+
+def _intact(root: int, candidates: dict[int, list[tuple]], head: int) -> bool:
+    """Whether one row per entry 1..n, as read, makes the whole chain up to ``head``."""
+    previous = root
+    for count, seq in enumerate(sorted(candidates), 1):
+        rows = candidates[seq]
+        if seq != count or len(rows) != 1 or \
+                _link(previous, *rows[0][1:5]) != rows[0][5] or not _wellformed(rows[0]):
+            return False
+        previous = rows[0][5]
+    return previous == head
+
+
+def _follow(root: int, candidates: dict[int, list[tuple]], head: int
+            ) -> tuple[list[tuple], list[str]]:
+    """Entries 1, 2, 3... along the checksum chain, each from whichever of its candidate
+    rows (the table's, the index's) links to the entry before it; and what was repaired.
+
+    One damaged entry between two good ones is repaired where their links allow: its
+    checksum alone was damaged (its content links to the next entry), one bit of its
+    content flipped (found by trying each), or, failing that, its content is kept as
+    read when its checksum is confirmed by the next entry's link (or the game's head):
+    then the entries around it are those committed, and the replay that follows checks
+    it is a move the engine accepts.
+    """
+    entries: list[tuple] = []
+    repairs: list[str] = []
+    previous, seq = root, 1
+    while seq in candidates:
+        rows = [r for r in candidates[seq] if _wellformed(r)]
+        after = candidates.get(seq + 1, [])
+
+        def confirmed(chain: int) -> bool:  # the next link starts from ``chain``
+            return any(_link(chain, *r[1:5]) == r[5] for r in after) or \
+                (not after and chain == head)
+
+        found = next((r for r in rows if _link(previous, *r[1:5]) == r[5]), None)
+        if found is None:
+            for r in rows:
+                chain = _link(previous, *r[1:5])
+                if confirmed(chain):
+                    found = (*r[:5], chain)
+                    repairs.append(f"{seq}: its checksum was repaired")
+                    break
+        if found is None:  # one flipped bit can leave text that does not parse, too
+            for r in candidates[seq]:
+                fixed = _unflip(previous, r)
+                if fixed is not None:
+                    found = fixed
+                    repairs.append(f"{seq}: one flipped bit was repaired")
+                    break
+        if found is None:
+            found = next((r for r in rows if confirmed(r[5])), None)
+            if found is not None:
+                repairs.append(f"{seq} did not match its checksum; taken as read (the "
+                               "entries around it match)")
+        if found is None:
+            break
+        entries.append(found)
+        previous, seq = found[5], seq + 1
+    return entries, repairs
+
+
+def _unflip(previous: int, row: tuple) -> tuple | None:
+    """``row`` with the one flipped bit of its time or action that makes it link to
+    ``previous`` put back, or None."""
+    game_id, seq, kind, action, at, chain = row
+    if not isinstance(at, float) or not isinstance(action, (str, type(None))):
+        return None  # not a flipped bit: a different type altogether
+    raw = struct.pack(">d", at)
+    for i in range(64):
+        bits = bytearray(raw)
+        bits[i // 8] ^= 1 << (i % 8)
+        (value,) = struct.unpack(">d", bytes(bits))
+        if _link(previous, seq, kind, action, value) == chain:
+            return (game_id, seq, kind, action, value, chain)
+    data = (action or "").encode()
+    for i in range(len(data) * 8):
+        bits = bytearray(data)
+        bits[i // 8] ^= 1 << (i % 8)
+        try:
+            text = bits.decode()
+        except UnicodeDecodeError:
+            continue
+        candidate = (game_id, seq, kind, text, at, chain)
+        if _link(previous, seq, kind, text, at) == chain and _wellformed(candidate):
+            return candidate
+    return None
 
 
 def _rechain(root: int, rows: list[tuple]) -> list[tuple]:
