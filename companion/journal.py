@@ -18,8 +18,13 @@ and its limits, are in docs/journal.md):
   entry and its chain hash, rewritten after each commit without an fsync of its own.
   A journal that opens holding less than the mark says was committed has lost writes
   (a WAL cut short), and :attr:`Journal.loss` says how many.  The mark also records
-  whether the journal was closed cleanly (if not, open runs a full integrity check)
-  and how many notices of the last input the table has read.
+  whether the journal was closed cleanly, whether a check found damage (the next open
+  then salvages), and how many notices of the last input the table has read.
+
+Opening costs the same whatever the journal's size: the game to resume is checked by
+its chain when it is loaded, and SQLite's whole-file check (``integrity_check`` after
+an unclean stop, else ``quick_check``) runs later, at the first idle checkpoint, on a
+reader connection of its own thread, so no input waits for it.
 """
 
 from __future__ import annotations
@@ -144,13 +149,14 @@ class Mark:
     head: int  # that game's chain hash after it
     read: int  # notices of that entry the table has read
     clean: bool  # the journal was closed, not cut off
+    damaged: bool = False  # a check found damage: the next open salvages
 
     _TAG = "companion-mark 1"
     SIZE = 128  # one fixed-size record rewritten in place: never a partly new file
 
     def encode(self) -> bytes:
         body = (f"{self._TAG} {self.activity} {self.game} {self.seq} {self.head} "
-                f"{self.read} {int(self.clean)}")
+                f"{self.read} {2 if self.damaged else int(self.clean)}")
         line = f"{body} {zlib.crc32(body.encode()):08x}\n".encode()
         return line.ljust(self.SIZE, b" ")
 
@@ -165,7 +171,7 @@ class Mark:
             activity, game, seq, head, read, clean = map(int, body[len(cls._TAG):].split())
         except (UnicodeDecodeError, ValueError):
             return None
-        return cls(activity, game, seq, head, read, bool(clean))
+        return cls(activity, game, seq, head, read, clean == 1, clean == 2)
 
 
 @dataclass(frozen=True)
@@ -208,8 +214,10 @@ class Journal:
 
     ``readonly`` opens it for looking only (``companion games`` beside a running box,
     ``doctor``): nothing is created, migrated or marked.  After opening, ``check`` is
-    the SQLite check that ran ("integrity_check" after an unclean shutdown, else
-    "quick_check") and ``loss`` what the mark says is missing (None: nothing).
+    the SQLite whole-file check the first idle :meth:`checkpoint` runs
+    ("integrity_check" after an unclean shutdown, else "quick_check"), ``loss`` what the
+    mark says is missing (None: nothing), and ``damage`` what that check found (None:
+    nothing, or not run yet; see :meth:`checked`).
     """
 
     def __init__(self, path: str | os.PathLike[str], now: Callable[[], float] = time.time,
@@ -226,6 +234,9 @@ class Journal:
         self.mark: Mark | None = None  # as found at open, before this run rewrote it
         self._read: tuple[int, int, int] = (0, 0, 0)  # (game, seq, notices read)
         self._dirty = False  # written since the last checkpoint
+        self.damage: str | None = None
+        self._checker: threading.Thread | None = None
+        self._check_due = False
         try:
             self._db = self._open()
         except (OSError, sqlite3.Error, JournalError, ValueError, TypeError) as exc:
@@ -272,11 +283,10 @@ class Journal:
             unclean = self.mark is None or not self.mark.clean or \
                 (wal.exists() and wal.stat().st_size > 0)
             self.check = "integrity_check" if unclean else "quick_check"
-            problems = [row[0] for row in db.execute(f"PRAGMA {self.check}")]
-            if problems != ["ok"]:
-                # SQLite's lines may hold newlines: the message stays one line.
-                raise JournalError("damaged: " + "; ".join(" ".join(p.split())
-                                                           for p in problems[:3]), True)
+            self._check_due = True  # when idle: its time grows with the file
+            if self.mark is not None and self.mark.damaged:
+                raise JournalError("damaged: a check of the last run found damage "
+                                   "(see the log)", True)
             db.execute("BEGIN IMMEDIATE")
             if version == 0:  # new (or foreign) file
                 if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
@@ -364,7 +374,8 @@ class Journal:
             head, seq = row if row is not None else (0, 0)
             read = self._read[2] if self._read[:2] == (game, seq) else 0
             self._read = (game, seq, read)
-            os.pwrite(self._mark_fd, Mark(activity, game, seq, head, read, clean).encode(), 0)
+            os.pwrite(self._mark_fd, Mark(activity, game, seq, head, read, clean,
+                                          self.damage is not None).encode(), 0)
             if sync:
                 os.fsync(self._mark_fd)
         except (OSError, sqlite3.Error) as exc:
@@ -397,9 +408,17 @@ class Journal:
     def checkpoint(self) -> None:
         """Copy the WAL into the database file and empty it, so a frame damaged later
         can cost nothing that was already written; also syncs the mark.  Cheap when
-        nothing was written since the last one."""
+        nothing was written since the last one.  The first one also starts the
+        whole-file check (see the module docstring)."""
         with self._lock:
-            if self._db is None or self.readonly or not self._dirty:
+            if self._db is None or self.readonly:
+                return
+            if self._check_due:
+                self._check_due = False
+                self._checker = threading.Thread(target=self._whole_check,
+                                                 name="journal-check", daemon=True)
+                self._checker.start()
+            if not self._dirty:
                 return
             try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -412,9 +431,42 @@ class Journal:
                 except OSError as exc:
                     log.warning("journal mark %s not synced: %s", self.mark_path, exc)
 
+    def _whole_check(self) -> None:
+        """SQLite's whole-file check on a reader connection of its own (WAL readers do
+        not block the writer).  Damage is logged and kept in the mark, so the next
+        start salvages, when nobody is in the middle of a move."""
+        try:
+            reader = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
+            try:
+                problems = [" ".join(str(row[0]).split())
+                            for row in reader.execute(f"PRAGMA {self.check}")]
+            finally:
+                reader.close()
+        except sqlite3.Error as exc:
+            if not is_damage(exc):
+                log.warning("journal %s: %s not run: %s", self.path, self.check, exc)
+                return
+            problems = [str(exc)]
+        if problems == ["ok"]:
+            return
+        with self._lock:
+            self.damage = "; ".join(problems[:3])
+            log.error("journal %s is damaged (%s): %s; it is salvaged at the next start",
+                      self.path, self.check, self.damage)
+            if self._db is not None:
+                self._write_mark(self._db, clean=False, sync=True)
+
+    def checked(self, timeout: float | None = None) -> str | None:
+        """Wait for the whole-file check started by :meth:`checkpoint` (if any); the
+        damage it found, or None."""
+        if self._checker is not None:
+            self._checker.join(timeout)
+        return self.damage
+
     def close(self) -> None:
         """Close the connection (which checkpoints the WAL) and mark the journal clean.
         Safe to call twice."""
+        self.checked()  # what a running check finds must reach the mark
         with self._lock:
             if self._db is not None:
                 db, self._db = self._db, None

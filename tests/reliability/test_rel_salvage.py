@@ -112,7 +112,7 @@ def test_two_damaged_neighbours_are_not_guessed(copy):
     """Two entries in a row that do not verify: nothing confirms either, so the game is
     kept up to the entry before them and the table is told."""
     path, gid, _ = copy
-    edit(path, "UPDATE entries SET at = at + 1e-6 WHERE game_id = ? AND seq IN (10, 11)",
+    edit(path, "UPDATE entries SET at = 12345.678 WHERE game_id = ? AND seq IN (10, 11)",
          gid)
     alert, session = start(path)
     try:
