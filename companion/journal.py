@@ -959,15 +959,14 @@ def _readable_games(path: Path, replays: Replays | None
             candidates = {seq: [(game_id, *r[1:]) for r in rows]
                           for seq, rows in candidates.items() if type(seq) is int}
             if intact:
-                entries = [rows[0] for _, rows in sorted(candidates.items())]
+                entries, whole = [rows[0] for _, rows in sorted(candidates.items())], True
             elif chained:
-                entries, repairs = _follow(root, candidates, row[14])
+                entries, repairs, whole = _follow(root, candidates, row[14])
                 notes += [f"game #{game_id} entry {repair}" for repair in repairs]
             else:  # a schema-1 file has no chain: build it over what reads
                 entries = _rechain(root, _prefix([rows[0] for _, rows in
                                                   sorted(candidates.items())]))
-            whole = len(entries) == len(candidates) and \
-                (not chained or (entries[-1][5] if entries else root) == row[14])
+                whole = len(entries) == len(candidates)
             outcome: Any = True
             if replays is not None and (not intact or row[5] == "playing"):
                 # A finished game whose every entry verifies is what was played and
@@ -1081,9 +1080,10 @@ def _intact(root: int, candidates: dict[int, list[tuple]], head: int) -> bool:
 
 
 def _follow(root: int, candidates: dict[int, list[tuple]], head: int
-            ) -> tuple[list[tuple], list[str]]:
+            ) -> tuple[list[tuple], list[str], bool]:
     """Entries 1, 2, 3... along the checksum chain, each from whichever of its candidate
-    rows (the table's, the index's) links to the entry before it; and what was repaired.
+    rows (the table's, the index's) links to the entry before it, rechained; what was
+    repaired; and whether that is every entry, up to the game's head.
 
     One damaged entry between two good ones is repaired where their links allow: its
     checksum alone was damaged (its content links to the next entry), one bit of its
@@ -1126,8 +1126,9 @@ def _follow(root: int, candidates: dict[int, list[tuple]], head: int
         if found is None:
             break
         entries.append(found)
-        previous, seq = found[5], seq + 1
-    return entries, repairs
+        previous, seq = found[5], seq + 1  # the chain value the entry was committed with
+    whole = len(entries) == len(candidates) and previous == head
+    return _rechain(root, entries), repairs, whole
 
 
 def _unflip(previous: int, row: tuple) -> tuple | None:

@@ -80,9 +80,10 @@ def resumes_whole(path: Path, gid: int, game: dict) -> dict | None:
         session.journal.close()
 
 
-def test_a_timestamp_off_by_a_microsecond_costs_no_input(copy):
+@pytest.mark.parametrize("at", ["at + 1e-6", "12345.678"])  # a few bits, or many
+def test_a_timestamp_off_by_a_microsecond_costs_no_input(copy, at):
     path, gid, game = copy
-    edit(path, "UPDATE entries SET at = at + 1e-6 WHERE game_id = ? AND seq = 1", gid)
+    edit(path, f"UPDATE entries SET at = {at} WHERE game_id = ? AND seq = 1", gid)
     alert = resumes_whole(path, gid, game)
     assert alert["title"] == "Journal repaired" and "nothing lost" in " ".join(alert["lines"])
 
