@@ -70,6 +70,7 @@ CREATE TABLE entries (
     PRIMARY KEY (game_id, seq), CHECK ((kind = 'input') = (action IS NOT NULL)));
 CREATE INDEX games_status ON games(status, activity);
 """
+PAGE_SIZE = 512  # of a new journal file (SQLite's default is 4096)
 CHECKPOINT_IDLE = 3.0  # seconds without input before a box checkpoints the WAL
 _SUMMARY = "id, game, created, updated, finished, status, turns, reason, inputs"
 _NEXT_ACTIVITY = "(SELECT coalesce(max(activity), 0) + 1 FROM games)"
@@ -271,6 +272,11 @@ class Journal:
                     raise JournalError("an older journal: start the box once to upgrade it")
                 self.mark = self._read_mark()
                 return db
+            # Each commit writes every page it changes to the WAL (four: the entries
+            # table and its key, the game row and its status index), and fsyncs: small
+            # pages make an input cost about one 4 KB flash page.  Only a new file
+            # takes it; an older journal keeps its pages.
+            db.execute(f"PRAGMA page_size={PAGE_SIZE}")
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if mode != "wal":
                 raise JournalError(f"cannot use WAL mode (got {mode!r})")
@@ -955,9 +961,9 @@ def _readable_games(path: Path, replays: Replays | None
                 for r in index:
                     if type(r[1]) is int and r not in candidates.setdefault(r[1], []):
                         candidates[r[1]].append(r)
-            # A damaged index can hand back another game's row: each row is this game's.
-            candidates = {seq: [(game_id, *r[1:]) for r in rows]
-                          for seq, rows in candidates.items() if type(seq) is int}
+                # A damaged index can hand back another game's row: each is this game's.
+                candidates = {seq: [(game_id, *r[1:]) for r in rows]
+                              for seq, rows in candidates.items() if type(seq) is int}
             if intact:
                 entries, whole = [rows[0] for _, rows in sorted(candidates.items())], True
             elif chained:
@@ -975,7 +981,7 @@ def _readable_games(path: Path, replays: Replays | None
                     row[1], row[6], options, setup, inputs))
                 whole = whole and good == len(entries)
                 entries = entries[:good]
-            row[12] = len(_effective(entries))  # inputs
+            row[12] = _count_effective(entries)  # inputs
             row[14] = entries[-1][5] if entries else root  # head
             if whole and isinstance(outcome, tuple) and row[5] != "abandoned":
                 status, turns, reason = outcome  # recomputed, whatever the row said
@@ -1068,12 +1074,12 @@ def _prefix(rows: list[tuple]) -> list[tuple]:
 
 
 def _intact(root: int, candidates: dict[int, list[tuple]], head: int) -> bool:
-    """Whether one row per entry 1..n, as read, makes the whole chain up to ``head``."""
+    """Whether one row per entry 1..n, as read, makes the whole chain up to ``head``
+    (then each is as committed, and this program commits only well-formed entries)."""
     previous = root
     for count, seq in enumerate(sorted(candidates), 1):
         rows = candidates[seq]
-        if seq != count or len(rows) != 1 or \
-                _link(previous, *rows[0][1:5]) != rows[0][5] or not _wellformed(rows[0]):
+        if seq != count or len(rows) != 1 or _link(previous, *rows[0][1:5]) != rows[0][5]:
             return False
         previous = rows[0][5]
     return previous == head
@@ -1164,6 +1170,14 @@ def _rechain(root: int, rows: list[tuple]) -> list[tuple]:
         previous = _link(previous, seq, kind, action, at)
         out.append((game_id, seq, kind, action, at, previous))
     return out
+
+
+def _count_effective(entries: list[tuple]) -> int:
+    """len(_effective(entries)), without decoding a single action."""
+    count = 0
+    for entry in entries:
+        count = count + 1 if entry[2] == "input" else max(count - 1, 0)
+    return count
 
 
 def _effective(entries: list[tuple]) -> list[dict[str, Any]]:

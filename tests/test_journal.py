@@ -345,8 +345,10 @@ def test_salvage_reads_around_a_broken_index_and_trims_what_the_engine_refuses(t
     with sqlite3.connect(path) as db:
         page = db.execute("SELECT rootpage FROM sqlite_master"
                           " WHERE name = 'sqlite_autoindex_entries_1'").fetchone()[0]
+        size = db.execute("PRAGMA page_size").fetchone()[0]
     data = bytearray(path.read_bytes())
-    data[(page - 1) * 4096 + 8:(page - 1) * 4096 + 400] = b"\xee" * 392  # the index only
+    at = (page - 1) * size
+    data[at + 8:at + size] = b"\xee" * (size - 8)  # the index only
     path.write_bytes(bytes(data))
     found_damaged(path)
 
