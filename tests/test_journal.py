@@ -479,3 +479,40 @@ def test_a_flipped_schema_version_is_damage_but_a_real_newer_schema_is_not(tmp_p
     with pytest.raises(JournalError) as newer:
         Journal(path)
     assert not newer.value.damaged
+
+
+def test_old_finished_games_move_to_the_archive_and_are_still_listed(tmp_path, monkeypatch):
+    """Past KEEP_FINISHED finished games the oldest move to journal.db.archive at idle
+    checkpoints: the journal stays bounded, and games(), load() and `companion games`
+    still see every one, with its entries and checksums."""
+    from companion import journal as jm
+
+    monkeypatch.setattr(jm, "KEEP_FINISHED", 3)
+    monkeypatch.setattr(jm, "ARCHIVE_BATCH", 2)
+    path = tmp_path / "journal.db"
+    with Journal(path) as j:
+        ids = []
+        for g in range(8):
+            gid = j.new_game("entanglion", g, {"o": g})
+            j.record(gid, {"n": g}, turns=1, status="playing")
+            if g < 7:
+                j.record(gid, {"n": "end"}, turns=2, status="won")
+            ids.append(gid)
+        before = [(g.id, g.status, g.inputs) for g in j.games()]
+        for _ in range(4):  # a few idle checkpoints, a batch each
+            j._dirty = True
+            j.checkpoint()
+        with sqlite3.connect(path) as raw:
+            here = [row[0] for row in raw.execute("SELECT id FROM games ORDER BY id")]
+        assert here == ids[4:]  # 3 finished kept, and the one in play
+        assert [(g.id, g.status, g.inputs) for g in j.games()] == before
+        assert [g.id for g in j.games(limit=6)] == ids[::-1][:6]
+        assert j.load(ids[0]).entries[0].action == {"n": 0}  # from the archive, verified
+        assert j.unfinished().id == ids[-1]
+    assert oct(os.stat(f"{path}.archive").st_mode & 0o777) == "0o600"
+    with Journal(path, readonly=True) as j:  # as `companion games` reads it
+        assert [g.id for g in j.games()] == ids[::-1] and j.verify() == []
+    listing = subprocess.run([sys.executable, "-m", "companion", "games", "--state-dir",
+                              str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert listing.returncode == 0, listing.stderr
+    assert [int(line.split()[0]) for line in listing.stdout.splitlines()[1:]] == ids[::-1]
