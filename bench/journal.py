@@ -221,8 +221,8 @@ def salvage_cases(tmp: Path) -> None:
     for label, damage in cases:
         print(f"  salvage, {label}: kept {kept(damage)} of 39 inputs")
     rng = random.Random(28)
-    flips = [kept(index_bit(rng)) for _ in range(20)]
-    print(f"  salvage, one bit flipped in the entries index (20 trials): kept "
+    flips = [kept(index_bit(rng)) for _ in range(40)]
+    print(f"  salvage, one bit flipped in the entries index (40 trials): kept "
           f"{min(flips)}-{max(flips)} of 39 inputs")
     print(f"  salvage, a game interleaved by a second writer (4 foreign inputs after "
           f"39): kept {kept(interleaved)} (its longest replayable prefix)")
