@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import random
 import shutil
 import sqlite3
@@ -32,6 +31,7 @@ from pathlib import Path
 
 from companion import journal as jm
 from companion.journal import Journal
+from companion.journal import store
 
 try:
     from bench.common import machine
@@ -72,7 +72,7 @@ def per_input(tmp: Path) -> None:
         folded = written() - before
         assert Path(f"{path}-wal").stat().st_size == 0, "the checkpoint did not run"
         page = j._db.execute("PRAGMA page_size").fetchone()[0]
-        chain = per_call(lambda: jm._link(123456789, 42, "input",
+        chain = per_call(lambda: store._link(123456789, 42, "input",
                                           '{"card":"H","do":"navigate"}', 1.5e9), 20000)
         mark = per_call(lambda: j._write_mark(j._db, clean=False, game=gid), 2000)
     print(f"record(): median {statistics.median(samples) * 1e3:.2f} ms per input "
@@ -97,10 +97,10 @@ def fill(path: Path, games: int, inputs: int) -> int:
                     " ?, ?, ?, ?)", (g, "won" if g < games - 1 else "playing", inputs,
                                      inputs, g + 1))
                 gid = cur.lastrowid
-                head = jm._root((gid, "entanglion", g, "{}", None, None, 1.0))
+                head = store._root((gid, "entanglion", g, "{}", None, None, 1.0))
                 for seq in range(1, inputs + 1):
-                    action = jm._dump({**ACTION, "n": seq}, "action")
-                    head = jm._link(head, seq, "input", action, 1.0)
+                    action = store._dump({**ACTION, "n": seq}, "action")
+                    head = store._link(head, seq, "input", action, 1.0)
                     db.execute("INSERT INTO entries VALUES (?, ?, 'input', ?, 1.0, ?)",
                                (gid, seq, action, head))
                 db.execute("UPDATE games SET head = ? WHERE id = ?", (head, gid))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import journal as journal_module
+from companion.journal import salvaging as journal_module
 from companion import recovery
 from companion.autoplay import AutoPlayer
 from companion.games.common import GAMES
