@@ -400,7 +400,12 @@ def open_for(command: str, config_path: str | None,
     try:
         config = configuration.load(config_path)
         if command in ("run", "enroll"):  # they write the state directory: one at a time
-            lock = statelock.acquire(config.paths.state_dir, command)
+            try:
+                lock = statelock.acquire(config.paths.state_dir, command)
+            except OSError as exc:  # the state directory's trouble, not the hardware's
+                print(f"companion {command}: cannot use the state directory "
+                      f"{config.paths.state_dir}: {exc}", file=sys.stderr)
+                return 2
         devices = open_devices(config, events.put)
         devices.lock = lock
         return config, devices

@@ -33,7 +33,7 @@ def open_nofollow(path: str | os.PathLike[str], flags: int, mode: int = 0o600) -
     try:
         return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     except OSError as exc:
-        if exc.errno == errno.ELOOP or (exc.errno == errno.EEXIST and os.path.islink(path)):
+        if exc.errno == errno.ELOOP:
             raise OSError(errno.ELOOP, "is a symbolic link; refusing to follow it",
                           str(path)) from None
         raise

@@ -90,6 +90,21 @@ def test_the_lock_file_as_a_symbolic_link_is_refused_and_not_written(tmp_path):
     assert target.read_text() == "keep me"
 
 
+def test_run_names_the_state_directory_not_the_hardware(tmp_path):
+    from bench.harness import child_env, write_config
+
+    state, target = tmp_path / "state", tmp_path / "precious.txt"
+    state.mkdir()
+    target.write_text("keep me")
+    (state / statelock.LOCK_NAME).symlink_to(target)
+    config = write_config(tmp_path / "config.toml", state_dir=state)
+    out = subprocess.run(COMPANION + ["run", "--config", str(config)], capture_output=True,
+                         text=True, env=child_env(GPIOZERO_PIN_FACTORY="mock"), timeout=60)
+    err = refusal(out)
+    assert "cannot use the state directory" in err and "symbolic link" in err
+    assert "hardware" not in err and target.read_text() == "keep me"
+
+
 # ------------------------------------------------------------------ files the box writes
 
 
