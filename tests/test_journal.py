@@ -418,3 +418,21 @@ def test_old_finished_games_move_to_the_archive_and_are_still_listed(tmp_path, m
                               str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert listing.returncode == 0, listing.stderr
     assert [int(line.split()[0]) for line in listing.stdout.splitlines()[1:]] == ids[::-1]
+
+
+def test_the_whole_file_check_waits_for_idle_and_is_owed_until_it_runs(tmp_path):
+    """Open costs the same at any size: after an unclean stop the full integrity check
+    runs at the first idle checkpoint; a run that never idles passes it on."""
+    path = tmp_path / "journal.db"
+    Journal(path).close()
+    Path(f"{path}.mark").unlink()  # as a kill leaves it: no clean mark
+    for _ in range(2):  # closed without an idle checkpoint: still owed at the next open
+        journal = Journal(path)
+        assert journal.check == "integrity_check" and journal.checked() is None
+        journal.close()
+    journal = Journal(path)
+    journal.checkpoint()  # the first idle checkpoint runs it
+    assert journal.checked(30) is None
+    journal.close()
+    with Journal(path) as journal:
+        assert journal.check == "quick_check"  # paid: a clean close again

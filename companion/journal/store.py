@@ -546,16 +546,18 @@ class Journal:
         return self.damage
 
     def close(self) -> None:
-        """Close the connection (which checkpoints the WAL) and mark the journal clean.
-        Safe to call twice."""
+        """Close the connection (which checkpoints the WAL) and mark the journal clean,
+        unless the full check owed since an unclean stop has not run yet (the box never
+        idled): then the next open owes it still.  Safe to call twice."""
         self.checked()  # what a running check finds must reach the mark
         with self._lock:
             if self._db is not None:
                 db, self._db = self._db, None
+                owed = self._check_due and self.check == "integrity_check"
                 try:
                     if not self.readonly:
                         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                        self._write_mark(db, clean=True, sync=True)
+                        self._write_mark(db, clean=not owed, sync=True)
                 except sqlite3.Error as exc:
                     log.warning("journal %s: closing: %s", self.path, exc)
                 db.close()
