@@ -39,6 +39,7 @@ from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
 from .inputs import Hold, Press, Release, Tag, Tick
+from .journal import CHECKPOINT_IDLE
 from .notify import Notifier
 from .session import Session
 from .views import oled
@@ -59,7 +60,6 @@ def request_power_off(environ: Any = os.environ) -> None:
     if not runtime:
         raise OSError("not running as the companion service (no RUNTIME_DIRECTORY)")
     Path(runtime, POWER_OFF_FILE).write_text("requested from the menu\n")
-CHECKPOINT_IDLE = 3.0  # seconds without input before the journal's WAL is checkpointed
 
 
 @dataclass
@@ -404,7 +404,12 @@ def open_for(command: str, config_path: str | None,
     try:
         config = configuration.load(config_path)
         if command in ("run", "enroll"):  # they write the state directory: one at a time
-            lock = statelock.acquire(config.paths.state_dir, command)
+            try:
+                lock = statelock.acquire(config.paths.state_dir, command)
+            except OSError as exc:  # the state directory's trouble, not the hardware's
+                print(f"companion {command}: cannot use the state directory "
+                      f"{config.paths.state_dir}: {exc}", file=sys.stderr)
+                return 2
         devices = open_devices(config, events.put)
         devices.lock = lock
         return config, devices

@@ -4,7 +4,7 @@ state directory, over the config's ``[game] language`` (the default).
 The file holds one language code. It is written atomically (a temporary file
 renamed over it), so a pulled plug leaves the old choice or the new one, never half
 of either; a file that does not hold a shipped code is ignored (logged), and the
-default applies.
+default applies. A symbolic link in its place is refused, never followed.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from . import i18n
+from .statelock import open_nofollow
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +24,8 @@ FILE = "language"
 def saved(state_dir: Path) -> str | None:
     """The code chosen in Settings, or None (never chosen, or unreadable)."""
     try:
-        code = (state_dir / FILE).read_text(encoding="utf-8").strip()
+        with os.fdopen(open_nofollow(state_dir / FILE, os.O_RDONLY), "rb") as fh:
+            code = fh.read(64).decode("utf-8").strip()
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
@@ -40,7 +42,8 @@ def save(state_dir: Path, code: str) -> None:
     """Keep ``code`` for the next start. Raises OSError if it cannot be written."""
     path = state_dir / FILE
     tmp = path.with_name(f".{FILE}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
+    with os.fdopen(open_nofollow(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "w",
+                   encoding="utf-8") as fh:
         fh.write(code + "\n")
         fh.flush()
         os.fsync(fh.fileno())

@@ -71,7 +71,18 @@ def open_session(path: Path, registry: Registry, config: SessionConfig,
         if not exc.damaged:
             raise
         journal = repair(exc)
-        session = Session(journal, registry, config, **session_args)
+        try:
+            session = Session(journal, registry, config, **session_args)
+        except JournalError as again:
+            if not again.damaged:
+                raise
+            # Salvaged, yet the game to resume still fails (not even its set-up replays):
+            # it is closed, kept in the history, and the box comes up at the menu.
+            log.error("journal %s: closing the game that cannot be resumed: %s", path, again)
+            record = journal.unfinished()
+            if record is not None:
+                journal.abandon(record.id)
+            session = Session(journal, registry, config, **session_args)
     if loss is not None:
         alerts.append(_told(loss, session, path))
     for alert in alerts:
@@ -107,7 +118,7 @@ def _told(loss: Loss, session: Session, path: Path) -> tuple[str, ...]:
               f"; resumed at turn {turn}" if here else "")
     title = _("Journal rewound")
     if loss.game_lost:
-        return (title, _("Game #{number} was lost (cut off at power loss).").format(
+        return (title, _("Game #{number} was lost: the journal no longer holds it.").format(
             number=loss.game), _("See the log."))
     lines = [ngettext("Game #{number}: lost the last {n} input.",
                       "Game #{number}: lost the last {n} inputs.", loss.inputs).format(

@@ -31,6 +31,7 @@ import os
 import re
 import shutil
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import IO, Any, Callable, Iterable
@@ -41,7 +42,7 @@ from .hardware.leds import RecordingLeds
 from .inputs import BUTTONS, Hold, Press, Release, Tag, Tick
 from . import language, recovery, statelock
 from .i18n import N_, _
-from .journal import Journal, JournalError
+from .journal import CHECKPOINT_IDLE, Journal, JournalError
 from .registry import Registry, RegistryError, default_sim_path, normalise_uid
 from .session import ROLL_STEP, SessionConfig
 from .views.terminal import board_compact, board_map, braille, halfblocks
@@ -80,6 +81,7 @@ class Sim:
         self._written = 0
         self._leds_written = 0
         self.messages: list[str] = []  # answers to ``hand``, printed by the shell
+        self._checkpoint: threading.Timer | None = None
         if frames is not None:
             prepare_frames(frames)
             (frames / "leds.jsonl").write_text("")
@@ -187,6 +189,21 @@ class Sim:
         self.box.handle(event)
         self._record()
         self.settle()
+        self._idle_checkpoint()
+
+    def _idle_checkpoint(self) -> None:
+        """As the daemon does: a few seconds after the last input, fold the WAL into the
+        journal file, so a WAL deleted or damaged while the simulator waits for a typed
+        line costs nothing.  A timer, because the simulator blocks reading its input."""
+        self.stop_checkpoints()
+        self._checkpoint = threading.Timer(CHECKPOINT_IDLE, self.box.session.journal.checkpoint)
+        self._checkpoint.daemon = True
+        self._checkpoint.start()
+
+    def stop_checkpoints(self) -> None:
+        if self._checkpoint is not None:
+            self._checkpoint.cancel()
+            self._checkpoint = None
 
     def settle(self) -> None:
         """Play a die animation to its end (the box would show it over ~0.5 s)."""
@@ -452,6 +469,7 @@ def main(args: Any) -> int:
                 return run_script(sim, lines, args.script, sys.stdout)
             return interactive(sim, colour=not args.no_colour and sys.stdout.isatty())
         finally:
+            sim.stop_checkpoints()
             journal.close()
     finally:
         lock.release()

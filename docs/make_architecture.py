@@ -81,7 +81,7 @@ PARTS = (
     Part("engines", "Game engines", "the pure core: rules, chance in the state", (3, 1),
          ENGINE_MODULES),
     Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
-         _in("", "journal", "statelock")),
+         _in("journal/", "store", "salvaging") + _in("", "statelock")),
     Part("views", "Views", "pure: models to OLED image, LED colours", (2, 2),
          _in("views/", "oled", "leds", "terminal", "font"),
          may_import=("engines",), third_party=("PIL",)),

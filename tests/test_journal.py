@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Entry, GameRecord, GameSummary, Journal, JournalError, salvage
+from companion.journal import Entry, GameRecord, GameSummary, Journal, JournalError
 
 ROOT = Path(__file__).resolve().parents[1]
 NAV = {"player": "mercurial", "do": "navigate", "card": "H"}
@@ -286,82 +286,6 @@ def test_damage_is_told_apart_from_what_salvage_must_not_touch(tmp_path):
     assert not theirs.value.damaged
 
 
-def _three_games(path, entries=40):
-    with Journal(path) as j:
-        for g in range(3):
-            gid = j.new_game("entanglion", g, {"o": g}, {"s": g})
-            for n in range(entries):
-                j.record(gid, {"n": n, "pad": "x" * 200}, turns=n, status="playing")
-        j.record(1, {"n": "end"}, turns=99, status="won", reason="all parts")
-
-
-@pytest.mark.parametrize("cut", ["tail", "page"])
-def test_salvage_keeps_a_readable_prefix_and_the_damaged_file(tmp_path, cut):
-    path = tmp_path / "journal.db"
-    _three_games(path)
-    data = bytearray(path.read_bytes())
-    if cut == "tail":
-        del data[-3 * 4096:]
-    else:
-        data[5 * 4096:5 * 4096 + 200] = b"\xff" * 200
-    path.write_bytes(bytes(data))
-    with pytest.raises(JournalError):
-        Journal(path)
-    journal, report = salvage(path)
-    account = str(report)
-    with journal:
-        assert "journal.db.damaged-1" in account and "\n" not in account
-        assert (tmp_path / "journal.db.damaged-1").read_bytes() == bytes(data)
-        for summary in journal.games():
-            record = journal.load(summary.id)
-            seqs = [e.seq for e in record.entries]
-            assert seqs == list(range(1, len(seqs) + 1))  # a prefix, no holes
-            assert all(e.action["n"] == i for i, e in enumerate(record.entries[:40]))
-            assert record.inputs == len(Journal.effective_inputs(record.entries))
-            assert record.options == {"o": summary.id - 1}
-    assert Journal(path).games()  # the new journal opens as any other
-
-
-def test_salvage_reads_around_a_broken_index_and_trims_what_the_engine_refuses(tmp_path):
-    path = tmp_path / "journal.db"
-    _three_games(path, entries=10)
-    with sqlite3.connect(path) as db:
-        page = db.execute("SELECT rootpage FROM sqlite_master"
-                          " WHERE name = 'sqlite_autoindex_entries_1'").fetchone()[0]
-    data = bytearray(path.read_bytes())
-    data[(page - 1) * 4096 + 8:(page - 1) * 4096 + 400] = b"\xee" * 392  # the index only
-    path.write_bytes(bytes(data))
-    with pytest.raises(JournalError):
-        Journal(path)
-
-    def replays(game, seed, options, setup, inputs):  # an engine that stops after 7
-        return all(i.get("n") == k for k, i in enumerate(inputs)) and len(inputs) <= 7
-
-    journal, report = salvage(path, replays)
-    account = str(report)
-    with journal:
-        games = journal.games()
-        assert len(games) == 3
-        for summary in games:
-            inputs = Journal.effective_inputs(journal.load(summary.id).entries)
-            assert [i["n"] for i in inputs] == list(range(7))  # read past the index, trimmed
-            # A trimmed unfinished game can be resumed; a finished one is not reopened.
-            assert summary.status == ("won" if summary.id == 1 else "playing")
-        assert "kept up to entry 7" in account
-
-
-def test_salvage_of_nothing_readable_is_an_empty_journal(tmp_path):
-    path = tmp_path / "journal.db"
-    path.write_bytes(os.urandom(8192))
-    journal, report = salvage(path)
-    with journal:
-        assert journal.games() == [] and "nothing in it was readable" in str(report)
-    assert (tmp_path / "journal.db.damaged-1").exists()
-    path.write_bytes(os.urandom(8192))
-    salvage(path)[0].close()
-    assert (tmp_path / "journal.db.damaged-2").exists()  # an earlier one is never replaced
-
-
 def test_newer_schema_and_foreign_database_are_refused(tmp_path):
     newer = tmp_path / "newer.db"
     Journal(newer).close()
@@ -458,3 +382,58 @@ def test_a_flipped_schema_version_is_damage_but_a_real_newer_schema_is_not(tmp_p
     with pytest.raises(JournalError) as newer:
         Journal(path)
     assert not newer.value.damaged
+
+
+def test_old_finished_games_move_to_the_archive_and_are_still_listed(tmp_path, monkeypatch):
+    """Past KEEP_FINISHED finished games the oldest move to journal.db.archive at idle
+    checkpoints: the journal stays bounded, and games(), load() and `companion games`
+    still see every one, with its entries and checksums."""
+    from companion.journal import store
+
+    monkeypatch.setattr(store, "KEEP_FINISHED", 3)
+    monkeypatch.setattr(store, "ARCHIVE_BATCH", 2)
+    path = tmp_path / "journal.db"
+    with Journal(path) as j:
+        ids = []
+        for g in range(8):
+            gid = j.new_game("entanglion", g, {"o": g})
+            j.record(gid, {"n": g}, turns=1, status="playing")
+            if g < 7:
+                j.record(gid, {"n": "end"}, turns=2, status="won")
+            ids.append(gid)
+        before = [(g.id, g.status, g.inputs) for g in j.games()]
+        for _ in range(4):  # a few idle checkpoints, a batch each
+            j._dirty = True
+            j.checkpoint()
+        with sqlite3.connect(path) as raw:
+            here = [row[0] for row in raw.execute("SELECT id FROM games ORDER BY id")]
+        assert here == ids[4:]  # 3 finished kept, and the one in play
+        assert [(g.id, g.status, g.inputs) for g in j.games()] == before
+        assert [g.id for g in j.games(limit=6)] == ids[::-1][:6]
+        assert j.load(ids[0]).entries[0].action == {"n": 0}  # from the archive, verified
+        assert j.unfinished().id == ids[-1]
+    assert oct(os.stat(f"{path}.archive").st_mode & 0o777) == "0o600"
+    with Journal(path, readonly=True) as j:  # as `companion games` reads it
+        assert [g.id for g in j.games()] == ids[::-1] and j.verify() == []
+    listing = subprocess.run([sys.executable, "-m", "companion", "games", "--state-dir",
+                              str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert listing.returncode == 0, listing.stderr
+    assert [int(line.split()[0]) for line in listing.stdout.splitlines()[1:]] == ids[::-1]
+
+
+def test_the_whole_file_check_waits_for_idle_and_is_owed_until_it_runs(tmp_path):
+    """Open costs the same at any size: after an unclean stop the full integrity check
+    runs at the first idle checkpoint; a run that never idles passes it on."""
+    path = tmp_path / "journal.db"
+    Journal(path).close()
+    Path(f"{path}.mark").unlink()  # as a kill leaves it: no clean mark
+    for _ in range(2):  # closed without an idle checkpoint: still owed at the next open
+        journal = Journal(path)
+        assert journal.check == "integrity_check" and journal.checked() is None
+        journal.close()
+    journal = Journal(path)
+    journal.checkpoint()  # the first idle checkpoint runs it
+    assert journal.checked(30) is None
+    journal.close()
+    with Journal(path) as journal:
+        assert journal.check == "quick_check"  # paid: a clean close again

@@ -1075,39 +1075,43 @@ def test_a_new_session_resumes_the_unfinished_game(rigs):
     assert Journal.effective_inputs(second.entries()) == second.game.inputs
 
 
-def test_a_journal_game_that_no_longer_replays_does_not_stop_the_box(tmp_path):
-    """Found by this suite: a game that no longer replays used to crash Session()."""
-    with Journal(tmp_path / "journal.db") as journal:  # written by an older engine, say
+def test_a_journal_game_that_no_longer_replays_is_damage_the_shell_trims(tmp_path):
+    """Found by this suite: a game that no longer replays used to crash Session(); then it
+    said "cannot be resumed" at every start. Its entries verify, yet the engine refuses
+    them: Session() raises it as damage, and the shell's salvage trims the game to what
+    replays (here its set-up), telling the table once."""
+    from companion import recovery
+
+    path = tmp_path / "journal.db"
+    with Journal(path) as journal:  # written by an older engine, say
         gid = journal.new_game("entanglion", 2018, {"start_space": 1, "deck": "virtual",
                                                     "dice": "auto"}, {})
         journal.record(gid, {"player": M, "do": "navigate", "card": "X"}, turns=2,
                        status="playing")
-    before = Journal(tmp_path / "journal.db")
-    entries = before.load(gid).entries
-    before.close()
-    rig = Rig(tmp_path / "journal.db")  # must not raise
-    try:
-        assert_error(rig, f"Game #{gid} cannot be resumed")
-        assert rig.session.game is None and rig.session.mode == "menu"
-        rig.press(OK)
-        assert rig.screen["title"] == "Companion"
-        record = rig.journal.load(gid)  # left in the journal untouched
-        assert record.status == "playing" and record.entries == entries
-        rig.start()
-        assert rig.session.game_id == gid + 1 and rig.game.inputs == []
-    finally:
-        rig.close()
+    with Journal(path) as journal, pytest.raises(JournalError, match="does not replay") as e:
+        Session(journal, REG, SessionConfig())
+    assert e.value.damaged
+    for told in (True, False):  # the alert once; the next start just resumes
+        session = recovery.open_session(path, REG, SessionConfig())
+        try:
+            assert (session.overlay is not None) == told
+            if told:
+                assert session.overlay["title"] == "Journal repaired"
+            assert session.game_id == gid and session.game.inputs == []
+        finally:
+            recovery.shown(path)
+            session.journal.close()
 
 
 def test_resume_failure_message_fits_the_oled(tmp_path, caplog):
     """Found by this suite: the reason used to be too long for the OLED."""
-    with Journal(tmp_path / "journal.db") as journal:
-        gid = journal.new_game("entanglion", 2018, {"start_space": 1, "deck": "virtual",
-                                                    "dice": "auto"}, {})
-        journal.record(gid, {"player": M, "do": "navigate", "card": "X"}, turns=2,
-                       status="playing")
     rig = Rig(tmp_path / "journal.db")
     try:
+        gid = rig.journal.new_game("entanglion", 2018, {"start_space": 1, "deck": "virtual",
+                                                        "dice": "auto"}, {})
+        rig.journal.record(gid, {"player": M, "do": "navigate", "card": "X"}, turns=2,
+                           status="playing")
+        rig.session._try_resume(gid)  # as the main menu's "Resume" does
         assert_error(rig, "cannot be resumed")
         assert "Mercurial has no X in hand" in caplog.text
     finally:

@@ -40,11 +40,19 @@ class Play:
         inputs = Journal.effective_inputs(record.entries)
         self.ui = ui_for(record.game)
         last = record.entries[-1] if record.entries else None
-        if last is not None and last.kind == "undo":  # its notice was the undo card
-            g, notices = self.ui.replay(record.seed, record.options, record.setup, inputs), []
-        else:  # the notices of the last input, or of the setup: what the table was reading
-            g = self.ui.replay(record.seed, record.options, record.setup, inputs[:-1])
-            notices = self.ui.notices(g, g.push(inputs[-1]) if inputs else g.log)
+        try:
+            if last is not None and last.kind == "undo":  # its notice was the undo card
+                g = self.ui.replay(record.seed, record.options, record.setup, inputs)
+                events = None
+            else:  # the notices of the last input, or of the setup: what the table was reading
+                g = self.ui.replay(record.seed, record.options, record.setup, inputs[:-1])
+                events = g.push(inputs[-1]) if inputs else g.log
+        except Exception as exc:  # noqa: BLE001 - the engine refuses what was journaled
+            # Its entries match their checksums, yet do not replay (two writers
+            # interleaved them, say): damage, which a salvage trims to what replays.
+            raise JournalError(f"game #{record.id} does not replay: {type(exc).__name__}: "
+                               f"{exc}", True) from exc
+        notices = [] if events is None else self.ui.notices(g, events)
         entry = last.seq if last is not None else 0
         game, seq, read = self.journal.read_mark()
         read = read if (game, seq) == (record.id, entry) else 0

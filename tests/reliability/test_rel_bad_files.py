@@ -167,7 +167,7 @@ def test_a_torn_wal_resumes_at_the_last_whole_commit(tmp_path, box):
     raw.execute("PRAGMA wal_autocheckpoint=0")
     snapshot_db = db.read_bytes()
     for n in range(5):
-        live.record(1, {"extra": n}, turns=1, status="playing")
+        live.record_undo(1, turns=1, status="playing")
     wal = (state / "journal.db-wal").read_bytes()
     raw.close()
     live._db.close()  # no checkpoint: the WAL stays as a power cut would leave it

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import journal as journal_module
+from companion.journal import salvaging as journal_module
 from companion import recovery
 from companion.autoplay import AutoPlayer
 from companion.games.common import GAMES
@@ -132,13 +132,15 @@ def test_bit_flips_resume_identically_or_are_told(crashed, tmp_path, target):
     rng = random.Random(f"flips-{target}")
     kinds: collections.Counter[str] = collections.Counter()
     pages = index_pages(source / "journal.db") if target == "index" else []
+    with sqlite3.connect(f"file:{source}/journal.db?mode=ro", uri=True) as db:
+        size = db.execute("PRAGMA page_size").fetchone()[0]
     for trial in range(FLIPS):
         path = restore(source, tmp_path, cut=target == "wal")
         if target.startswith("file"):
             where = [flip(path, rng) for _ in range(3 if target.endswith("x3") else 1)]
         elif target == "index":
             page = rng.choice(pages)
-            where = [flip(path, rng, (page - 1) * 4096, page * 4096)]
+            where = [flip(path, rng, (page - 1) * size, page * size)]
         else:
             where = [flip(Path(f"{path}-wal"), rng)]
         damaged = path.read_bytes()

@@ -18,8 +18,13 @@ and its limits, are in docs/journal.md):
   entry and its chain hash, rewritten after each commit without an fsync of its own.
   A journal that opens holding less than the mark says was committed has lost writes
   (a WAL cut short), and :attr:`Journal.loss` says how many.  The mark also records
-  whether the journal was closed cleanly (if not, open runs a full integrity check)
-  and how many notices of the last input the table has read.
+  whether the journal was closed cleanly, whether a check found damage (the next open
+  then salvages), and how many notices of the last input the table has read.
+
+Opening costs the same whatever the journal's size: the game to resume is checked by
+its chain when it is loaded, and SQLite's whole-file check (``integrity_check`` after
+an unclean stop, else ``quick_check``) runs later, at the first idle checkpoint, on a
+reader connection of its own thread, so no input waits for it.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..statelock import open_nofollow
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +69,20 @@ CREATE TABLE entries (
     PRIMARY KEY (game_id, seq), CHECK ((kind = 'input') = (action IS NOT NULL)));
 CREATE INDEX games_status ON games(status, activity);
 """
+PAGE_SIZE = 512  # of a new journal file (SQLite's default is 4096)
+# Finished games kept in the journal itself; older ones move to ``journal.db.archive``
+# (a few at each idle checkpoint), so what grows with the years (the idle check, a
+# salvage) stays bounded. ``games()`` and ``load()`` read both.
+KEEP_FINISHED = 500
+ARCHIVE_BATCH = 20
+CHECKPOINT_IDLE = 3.0  # seconds without input before a box checkpoints the WAL
 _SUMMARY = "id, game, created, updated, finished, status, turns, reason, inputs"
 _NEXT_ACTIVITY = "(SELECT coalesce(max(activity), 0) + 1 FROM games)"
 _ROOT = "id, game, seed, options, setup, meta, created"  # what a game's chain starts from
+# Every column of a game row, and an entry row as read (the archive and a salvage copy).
+_COLUMNS = ("id, game, created, updated, finished, status, seed, options, setup, meta, turns,"
+            " reason, inputs, activity, head")
+_ENTRY = "SELECT game_id, seq, kind, action, at, chain FROM entries"
 
 # SQLite result codes that are the system's trouble, not broken content: salvage must
 # not touch the file for these (permissions, a full or failing disk, another writer).
@@ -140,13 +158,14 @@ class Mark:
     head: int  # that game's chain hash after it
     read: int  # notices of that entry the table has read
     clean: bool  # the journal was closed, not cut off
+    damaged: bool = False  # a check found damage: the next open salvages
 
     _TAG = "companion-mark 1"
     SIZE = 128  # one fixed-size record rewritten in place: never a partly new file
 
     def encode(self) -> bytes:
         body = (f"{self._TAG} {self.activity} {self.game} {self.seq} {self.head} "
-                f"{self.read} {int(self.clean)}")
+                f"{self.read} {2 if self.damaged else int(self.clean)}")
         line = f"{body} {zlib.crc32(body.encode()):08x}\n".encode()
         return line.ljust(self.SIZE, b" ")
 
@@ -161,7 +180,7 @@ class Mark:
             activity, game, seq, head, read, clean = map(int, body[len(cls._TAG):].split())
         except (UnicodeDecodeError, ValueError):
             return None
-        return cls(activity, game, seq, head, read, bool(clean))
+        return cls(activity, game, seq, head, read, clean == 1, clean == 2)
 
 
 @dataclass(frozen=True)
@@ -204,8 +223,10 @@ class Journal:
 
     ``readonly`` opens it for looking only (``companion games`` beside a running box,
     ``doctor``): nothing is created, migrated or marked.  After opening, ``check`` is
-    the SQLite check that ran ("integrity_check" after an unclean shutdown, else
-    "quick_check") and ``loss`` what the mark says is missing (None: nothing).
+    the SQLite whole-file check the first idle :meth:`checkpoint` runs
+    ("integrity_check" after an unclean shutdown, else "quick_check"), ``loss`` what the
+    mark says is missing (None: nothing), and ``damage`` what that check found (None:
+    nothing, or not run yet; see :meth:`checked`).
     """
 
     def __init__(self, path: str | os.PathLike[str], now: Callable[[], float] = time.time,
@@ -222,6 +243,9 @@ class Journal:
         self.mark: Mark | None = None  # as found at open, before this run rewrote it
         self._read: tuple[int, int, int] = (0, 0, 0)  # (game, seq, notices read)
         self._dirty = False  # written since the last checkpoint
+        self.damage: str | None = None
+        self._checker: threading.Thread | None = None
+        self._check_due = False
         try:
             self._db = self._open()
         except (OSError, sqlite3.Error, JournalError, ValueError, TypeError) as exc:
@@ -256,6 +280,11 @@ class Journal:
                     raise JournalError("an older journal: start the box once to upgrade it")
                 self.mark = self._read_mark()
                 return db
+            # Each commit writes every page it changes to the WAL (four: the entries
+            # table and its key, the game row and its status index), and fsyncs: small
+            # pages make an input cost about one 4 KB flash page.  Only a new file
+            # takes it; an older journal keeps its pages.
+            db.execute(f"PRAGMA page_size={PAGE_SIZE}")
             mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if mode != "wal":
                 raise JournalError(f"cannot use WAL mode (got {mode!r})")
@@ -268,11 +297,10 @@ class Journal:
             unclean = self.mark is None or not self.mark.clean or \
                 (wal.exists() and wal.stat().st_size > 0)
             self.check = "integrity_check" if unclean else "quick_check"
-            problems = [row[0] for row in db.execute(f"PRAGMA {self.check}")]
-            if problems != ["ok"]:
-                # SQLite's lines may hold newlines: the message stays one line.
-                raise JournalError("damaged: " + "; ".join(" ".join(p.split())
-                                                           for p in problems[:3]), True)
+            self._check_due = True  # when idle: its time grows with the file
+            if self.mark is not None and self.mark.damaged:
+                raise JournalError("damaged: a check of the last run found damage "
+                                   "(see the log)", True)
             db.execute("BEGIN IMMEDIATE")
             if version == 0:  # new (or foreign) file
                 if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
@@ -284,7 +312,7 @@ class Journal:
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
             self.loss = self._compare(db, self.mark)
-            self._mark_fd = os.open(self.mark_path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._mark_fd = open_nofollow(self.mark_path, os.O_RDWR | os.O_CREAT)
             mark = self.mark
             if mark is not None and self.loss is None:
                 self._read = (mark.game, mark.seq, mark.read)
@@ -300,7 +328,10 @@ class Journal:
             os.chmod(self.path.parent, 0o700)  # mkdir's mode is filtered by the umask
         # Create the file ourselves so it is never world-readable even for an instant;
         # SQLite gives the -wal and -shm files the mode of the database file.
-        os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.close(open_nofollow(self.path, os.O_RDWR | os.O_CREAT))
+        for suffix in ("-wal", "-shm"):  # SQLite would follow these and write through
+            if os.path.islink(f"{self.path}{suffix}"):
+                os.close(open_nofollow(f"{self.path}{suffix}", os.O_RDONLY))  # says why
         if self.path.stat().st_mode & 0o777 != 0o600:
             os.chmod(self.path, 0o600)
         return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -310,9 +341,15 @@ class Journal:
 
     def _read_mark(self) -> Mark | None:
         try:
-            return Mark.decode(self.mark_path.read_bytes())
+            fd = open_nofollow(self.mark_path, os.O_RDONLY)
+        except OSError:
+            return None  # missing; a symbolic link is refused when it is opened to write
+        try:
+            return Mark.decode(os.pread(fd, Mark.SIZE, 0))
         except OSError:
             return None
+        finally:
+            os.close(fd)
 
     def _compare(self, db: sqlite3.Connection, mark: Mark | None) -> Loss | None:
         """What the mark says was committed that the journal does not hold."""
@@ -351,7 +388,8 @@ class Journal:
             head, seq = row if row is not None else (0, 0)
             read = self._read[2] if self._read[:2] == (game, seq) else 0
             self._read = (game, seq, read)
-            os.pwrite(self._mark_fd, Mark(activity, game, seq, head, read, clean).encode(), 0)
+            os.pwrite(self._mark_fd, Mark(activity, game, seq, head, read, clean,
+                                          self.damage is not None).encode(), 0)
             if sync:
                 os.fsync(self._mark_fd)
         except (OSError, sqlite3.Error) as exc:
@@ -384,10 +422,22 @@ class Journal:
     def checkpoint(self) -> None:
         """Copy the WAL into the database file and empty it, so a frame damaged later
         can cost nothing that was already written; also syncs the mark.  Cheap when
-        nothing was written since the last one."""
+        nothing was written since the last one.  The first one also starts the
+        whole-file check (see the module docstring)."""
         with self._lock:
-            if self._db is None or self.readonly or not self._dirty:
+            if self._db is None or self.readonly:
                 return
+            if self._check_due:
+                self._check_due = False
+                self._checker = threading.Thread(target=self._whole_check,
+                                                 name="journal-check", daemon=True)
+                self._checker.start()
+            if not self._dirty:
+                return
+            try:
+                self._archive_finished(self._db)
+            except (OSError, sqlite3.Error, JournalError) as exc:  # kept here: nothing lost
+                log.warning("journal %s: games not archived: %s", self.path, exc)
             try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._dirty = False
@@ -399,16 +449,115 @@ class Journal:
                 except OSError as exc:
                     log.warning("journal mark %s not synced: %s", self.mark_path, exc)
 
+    @property
+    def archive_path(self) -> Path:
+        return Path(f"{self.path}.archive")
+
+    def _archive_finished(self, db: sqlite3.Connection) -> None:
+        """Move the oldest finished games past :data:`KEEP_FINISHED` to the archive:
+        copied there and committed first, then removed here, so a cut in between leaves
+        a game in both (read from here), never in neither.  Each is checked against its
+        chain first: damage stays here, for a salvage to see.  Never the game written
+        last (the mark names it and its write counter)."""
+        over = db.execute("SELECT count(*) FROM games WHERE status != 'playing'"
+                          ).fetchone()[0] - KEEP_FINISHED
+        if over <= 0:
+            return
+        ids = [row[0] for row in db.execute(
+            "SELECT id FROM games WHERE status != 'playing' AND activity <"
+            " (SELECT max(activity) FROM games) ORDER BY id LIMIT ?",
+            (min(over, ARCHIVE_BATCH),))]
+        for game_id in ids:
+            self._load(db, game_id)  # raises on damage: nothing moves
+        os.close(open_nofollow(self.archive_path, os.O_RDWR | os.O_CREAT))
+        archive = sqlite3.connect(self.archive_path, isolation_level=None, timeout=5)
+        try:
+            archive.execute(f"PRAGMA page_size={PAGE_SIZE}")
+            archive.execute("PRAGMA synchronous=FULL")
+            archive.execute("BEGIN IMMEDIATE")
+            if archive.execute("PRAGMA user_version").fetchone()[0] == 0:
+                for statement in filter(str.strip, _SCHEMA.split(";")):
+                    archive.execute(statement)
+                archive.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            marks = ", ".join("?" * len(ids))
+            archive.executemany(f"INSERT OR IGNORE INTO games ({_COLUMNS}) VALUES "
+                                f"({', '.join('?' * 15)})", db.execute(
+                                    f"SELECT {_COLUMNS} FROM games WHERE id IN ({marks})", ids))
+            archive.executemany("INSERT OR IGNORE INTO entries VALUES (?, ?, ?, ?, ?, ?)",
+                                db.execute(f"{_ENTRY} WHERE game_id IN ({marks})", ids))
+            archive.execute("COMMIT")
+        finally:
+            archive.close()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"DELETE FROM entries WHERE game_id IN ({marks})", ids)
+            db.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
+            db.execute("COMMIT")
+        except BaseException:
+            db.rollback()
+            raise
+        log.info("journal %s: %d finished game(s) moved to %s", self.path, len(ids),
+                 self.archive_path.name)
+
+    def _archived(self, query: str, args: tuple) -> list[tuple]:
+        """Rows of ``query`` on the archive (none if there is none yet)."""
+        if not self.archive_path.exists():
+            return []
+        try:
+            archive = sqlite3.connect(f"file:{self.archive_path}?mode=ro", uri=True, timeout=5)
+            try:
+                return archive.execute(query, args).fetchall()
+            finally:
+                archive.close()
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal archive {self.archive_path} is not readable: {exc}",
+                               ) from exc
+
+    def _whole_check(self) -> None:
+        """SQLite's whole-file check on a reader connection of its own (WAL readers do
+        not block the writer).  Damage is logged and kept in the mark, so the next
+        start salvages, when nobody is in the middle of a move."""
+        try:
+            reader = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
+            try:
+                problems = [" ".join(str(row[0]).split())
+                            for row in reader.execute(f"PRAGMA {self.check}")]
+            finally:
+                reader.close()
+        except sqlite3.Error as exc:
+            if not is_damage(exc):
+                log.warning("journal %s: %s not run: %s", self.path, self.check, exc)
+                return
+            problems = [str(exc)]
+        if problems == ["ok"]:
+            return
+        with self._lock:
+            self.damage = "; ".join(problems[:3])
+            log.error("journal %s is damaged (%s): %s; it is salvaged at the next start",
+                      self.path, self.check, self.damage)
+            if self._db is not None:
+                self._write_mark(self._db, clean=False, sync=True)
+
+    def checked(self, timeout: float | None = None) -> str | None:
+        """Wait for the whole-file check started by :meth:`checkpoint` (if any); the
+        damage it found, or None."""
+        if self._checker is not None:
+            self._checker.join(timeout)
+        return self.damage
+
     def close(self) -> None:
-        """Close the connection (which checkpoints the WAL) and mark the journal clean.
-        Safe to call twice."""
+        """Close the connection (which checkpoints the WAL) and mark the journal clean,
+        unless the full check owed since an unclean stop has not run yet (the box never
+        idled): then the next open owes it still.  Safe to call twice."""
+        self.checked()  # what a running check finds must reach the mark
         with self._lock:
             if self._db is not None:
                 db, self._db = self._db, None
+                owed = self._check_due and self.check == "integrity_check"
                 try:
                     if not self.readonly:
                         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                        self._write_mark(db, clean=True, sync=True)
+                        self._write_mark(db, clean=not owed, sync=True)
                 except sqlite3.Error as exc:
                     log.warning("journal %s: closing: %s", self.path, exc)
                 db.close()
@@ -577,7 +726,18 @@ class Journal:
         """Everything about one game, finished or not, with its full entry history,
         checked against its checksum chain (a mismatch is a damaged JournalError)."""
         with self._transaction("BEGIN") as db:  # one snapshot for the game and its entries
-            return self._load(db, game_id)
+            if db.execute("SELECT id FROM games WHERE id = ?", (game_id,)).fetchone() or \
+                    not self.archive_path.exists():
+                return self._load(db, game_id)
+        try:
+            archive = sqlite3.connect(f"file:{self.archive_path}?mode=ro", uri=True, timeout=5)
+            try:
+                return self._load(archive, game_id)
+            finally:
+                archive.close()
+        except (sqlite3.Error, ValueError, TypeError) as exc:
+            raise JournalError(f"journal archive {self.archive_path} is not readable: {exc}"
+                               ) from exc
 
     def _load(self, db: sqlite3.Connection, game_id: int) -> GameRecord:
         row = db.execute(f"SELECT {_SUMMARY}, seed, options, setup, meta, head FROM games"
@@ -611,6 +771,12 @@ class Journal:
         with self._transaction("BEGIN") as db:
             rows = db.execute(f"SELECT {_SUMMARY} FROM games ORDER BY id DESC LIMIT ?",
                               (-1 if limit is None else limit,)).fetchall()
+        if limit is None or len(rows) < limit:
+            here = {row[0] for row in rows}
+            rows += [row for row in self._archived(
+                f"SELECT {_SUMMARY} FROM games ORDER BY id DESC LIMIT ?",
+                (-1 if limit is None else limit,)) if row[0] not in here]
+            rows = sorted(rows, key=lambda row: -row[0])[:limit]
         return [GameSummary(*row) for row in rows]
 
     def verify(self) -> list[str]:
@@ -670,348 +836,3 @@ def _upgrade_from_1(db: sqlite3.Connection) -> None:
             db.execute("UPDATE entries SET chain = ? WHERE game_id = ? AND seq = ?",
                        (previous, root_row[0], seq))
         db.execute("UPDATE games SET head = ? WHERE id = ?", (previous, root_row[0]))
-
-
-# ---------------------------------------------------------------------- salvage
-
-# replays(game, seed, options, setup, inputs): falsy if the engine refuses the inputs;
-# else True, or (status, turns, reason) of the game they make, which salvage then uses.
-Replays = Callable[[str, int, dict[str, Any], "dict[str, Any] | None", list[dict[str, Any]]],
-                   Any]
-
-
-@dataclass
-class SalvageReport:
-    """What a salvage kept and lost: ``str()`` is the line for the log, ``alert()`` the
-    lines for the OLED (21 characters at most each)."""
-
-    kept_as: str  # the damaged file's new name, beside the journal
-    games: int  # games in the new journal
-    notes: list[str]  # one per game that lost something
-    losses: int  # how many games lost something (all of them, or entries)
-
-    def __str__(self) -> str:
-        lost = f"; {', '.join(self.notes)}" if self.notes else ""
-        return (f"journal was damaged; it is kept as {self.kept_as} and a new journal "
-                f"holds the {self.games} game(s) that still read back{lost}")
-
-    def to_json(self) -> str:
-        return json.dumps(self.__dict__)
-
-    @classmethod
-    def from_json(cls, text: str) -> SalvageReport:
-        data = json.loads(text)
-        return cls(str(data["kept_as"]), int(data["games"]), [str(n) for n in data["notes"]],
-                   int(data["losses"]))
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _unlink(*paths: str | Path) -> None:
-    for name in paths:
-        try:
-            os.unlink(name)
-        except FileNotFoundError:
-            pass
-
-
-_SIDE = ("", "-wal", "-shm", ".mark")  # the journal's files, moved aside together
-
-
-def salvage(path: str | os.PathLike[str], replays: Replays | None = None,
-            now: Callable[[], float] = time.time) -> tuple[Journal, SalvageReport]:
-    """Recover from a damaged journal (:attr:`JournalError.damaged`): keep it aside and
-    put in its place a new one holding everything that still reads back consistently.
-
-    Atomic: the new journal is built beside the damaged one (``<name>.salvage-tmp``),
-    renamed ``<name>.salvage-new`` only once complete, and only then swapped in; the
-    damaged file (with its -wal, -shm and mark) becomes ``<name>.damaged-<n>``, never
-    written again.  A salvage cut short by a kill is started again (the damaged journal
-    is still in place) or finished (:func:`finish_salvage`) at the next start.
-
-    Of each game it keeps the longest run of entries 1, 2, 3... that reads, parses and
-    matches the checksum chain, and ``replays`` (the engines, which this module does
-    not know) trims it further to the longest run the engine accepts.  A complete game's
-    result and turn count come from replaying it; a game cut short stays as it was
-    recorded (a finished one is not reopened), and an unfinished one resumes where it
-    now ends.  Raises JournalError if even that fails.
-    """
-    path = Path(path)
-    if Path(f"{path}.salvage-new").exists():  # an earlier salvage was cut short: finish it
-        finished = finish_salvage(path)
-        if finished is not None:
-            return Journal(path, now), finished
-    n = 1
-    while any(Path(f"{path}.damaged-{n}{s}").exists() for s in _SIDE):
-        n += 1
-    work, tmp = Path(f"{path}.salvage"), Path(f"{path}.salvage-tmp")
-    _unlink(*(f"{f}{s}" for f in (work, tmp) for s in _SIDE))
-    try:
-        for suffix in ("", "-wal"):  # read a copy: opening may rewrite the WAL
-            if Path(f"{path}{suffix}").exists():
-                Path(f"{work}{suffix}").write_bytes(Path(f"{path}{suffix}").read_bytes())
-        games, notes = _readable_games(work, replays)
-        with Journal(tmp, now) as journal:
-            with journal._transaction() as db:
-                for row, entries in games:
-                    db.execute(f"INSERT INTO games ({_COLUMNS}) VALUES "
-                               f"({', '.join('?' * len(row))})", row)
-                    db.executemany("INSERT INTO entries (game_id, seq, kind, action, at, chain)"
-                                   " VALUES (?, ?, ?, ?, ?, ?)", entries)
-        _unlink(f"{tmp}.mark")  # the new journal starts without one: nothing to compare
-        report = SalvageReport(f"{path.name}.damaged-{n}", len(games), notes,
-                               sum(1 for note in notes if "lost" in note or "kept" in note))
-        with open(f"{path}.salvage-report", "w") as fh:
-            fh.write(report.to_json())
-            fh.flush()
-            os.fsync(fh.fileno())
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, f"{path}.salvage-new")  # complete: from here on it is finished
-        _fsync_dir(path.parent)
-        done = finish_salvage(path)
-    except (OSError, sqlite3.Error, JournalError) as exc:
-        _unlink(*(f"{tmp}{s}" for s in _SIDE))
-        raise JournalError(f"journal {path} is damaged and cannot be salvaged: {exc}") from exc
-    finally:
-        _unlink(*(f"{work}{s}" for s in _SIDE))
-    return Journal(path, now), done or report
-
-
-def finish_salvage(path: str | os.PathLike[str]) -> SalvageReport | None:
-    """Swap in a complete salvaged journal left by an interrupted salvage (and drop an
-    incomplete one); returns the report of a salvage the table has not been told about
-    yet, or None."""
-    path = Path(path)
-    tmp, new, report_file = (Path(f"{path}.salvage{s}") for s in ("-tmp", "-new", "-report"))
-    _unlink(*(f"{tmp}{s}" for s in _SIDE))  # a half-built one: the damaged file is in place
-    try:
-        report = SalvageReport.from_json(report_file.read_text())
-    except (OSError, ValueError, KeyError, TypeError):
-        report = None
-    if not new.exists():
-        # Swapped in, but the table was not told yet (see salvage_told): still news.
-        if report is not None and (path.parent / report.kept_as).exists():
-            return report
-        _unlink(report_file)
-        return None
-    if report is None:
-        report = SalvageReport(f"{path.name}.damaged-0", 0, ["the salvage report was lost"], 1)
-    kept = path.parent / report.kept_as
-    for suffix in _SIDE:  # the damaged journal goes aside, then the new one takes its place
-        if Path(f"{path}{suffix}").exists():
-            os.replace(f"{path}{suffix}", f"{kept}{suffix}")
-    os.replace(new, path)
-    _fsync_dir(path.parent)
-    return report
-
-
-def salvage_told(path: str | os.PathLike[str]) -> None:
-    """The table has the salvage's alert: the next start need not repeat it.  Until
-    this is called (a kill between the salvage and the OLED), each start repeats it."""
-    _unlink(f"{path}.salvage-report")
-
-
-_COLUMNS = ("id, game, created, updated, finished, status, seed, options, setup, meta, turns,"
-            " reason, inputs, activity, head")
-_ENTRY = "SELECT game_id, seq, kind, action, at, chain FROM entries"
-
-
-def _readable_games(path: Path, replays: Replays | None
-                    ) -> tuple[list[tuple[tuple, list[tuple]]], list[str]]:
-    """(game row, entries) for every game of the damaged copy at ``path`` that reads."""
-    db = sqlite3.connect(path, isolation_level=None)
-    try:
-        try:
-            # Only SELECTs follow. writable_schema also makes SQLite read a file shorter
-            # than its header says (a lost tail) instead of refusing it outright.
-            db.execute("PRAGMA writable_schema=ON")
-            chained = db.execute("PRAGMA user_version").fetchone()[0] >= 2
-            if chained:
-                _restore_schema(db)
-            ids = _ids(db)
-        except sqlite3.Error:
-            ids = None
-        if ids is None:
-            return [], ["nothing in it was readable"]
-        columns = _COLUMNS if chained else _COLUMNS.replace(", head", ", 0")
-        entry = _ENTRY if chained else _ENTRY.replace(", chain", ", 0")
-        notes: list[str] = []
-        scanned: dict[int, dict[int, tuple]] | None = None  # the table, read without index
-        games = []
-        for game_id in ids:
-            try:
-                row = list(db.execute(f"SELECT {columns} FROM games WHERE id = ?",
-                                      (game_id,)).fetchone())
-                options = json.loads(row[7])
-                setup = None if row[8] is None else json.loads(row[8])
-                if row[9] is not None:
-                    json.loads(row[9])
-                if row[5] not in STATUSES:
-                    raise ValueError(row[5])
-            except (sqlite3.Error, TypeError, ValueError):
-                notes.append(f"game #{game_id} lost")
-                continue
-            # Two ways to the rows: the primary-key index and the table itself. A broken
-            # page can make either fail, or quietly yield less; take what both give.
-            if scanned is None:
-                scanned = _scan(db, entry)
-            found = dict(scanned.get(game_id, {}))
-            try:
-                found.update((r[1], r) for r in db.execute(
-                    entry + " WHERE game_id = ? ORDER BY seq", (game_id,)))
-            except sqlite3.Error:
-                found.update(_one_by_one(db, entry, game_id))
-            # A damaged index can hand back another game's row: each row is this game's.
-            rows = [(game_id, *found[seq][1:]) for seq in sorted(k for k in found
-                                                                 if type(k) is int)]
-            entries = _prefix(rows)
-            root = _root((row[0], row[1], row[6], row[7], row[8], row[9], row[2]))
-            if chained:
-                entries = entries[:_verified(root, [r[1:] for r in entries])]
-            else:  # a schema-1 file has no chain: build it over what reads
-                entries = _rechain(root, entries)
-            whole = len(entries) == len(rows) and \
-                (not chained or (entries[-1][5] if entries else root) == row[14])
-            outcome: Any = True
-            if replays is not None:
-                good, outcome = _replayable(entries, lambda inputs: replays(
-                    row[1], row[6], options, setup, inputs))
-                whole = whole and good == len(entries)
-                entries = entries[:good]
-            row[12] = len(_effective(entries))  # inputs
-            row[14] = entries[-1][5] if entries else root  # head
-            if whole and isinstance(outcome, tuple) and row[5] != "abandoned":
-                status, turns, reason = outcome  # recomputed, whatever the row said
-                if status != row[5]:
-                    notes.append(f"game #{game_id} is {status} on replay (was {row[5]})")
-                row[5], row[10], row[11] = status, int(turns), reason
-                row[4] = None if status == "playing" else (row[4] or row[3])
-            elif not whole:
-                notes.append(f"game #{game_id} kept up to entry {len(entries)}" + (
-                    f" of {len(rows)}" if len(rows) > len(entries) else
-                    " (what followed did not read back)"))
-                if row[5] == "playing" and isinstance(outcome, tuple):
-                    row[10] = int(outcome[1])
-            games.append((tuple(row), entries))
-        return games, notes
-    finally:
-        db.close()
-
-
-def _restore_schema(db: sqlite3.Connection) -> None:
-    """Put back the schema text of a damaged copy: it is known, and one garbled byte in
-    it would otherwise make every row unreadable."""
-    try:
-        for statement, name in zip(filter(str.strip, _SCHEMA.split(";")),
-                                   ("games", "entries", "games_status")):
-            db.execute("UPDATE sqlite_master SET sql = ? WHERE name = ? AND sql IS NOT ?",
-                       (statement.strip(), name, statement.strip()))
-        db.execute("PRAGMA writable_schema=RESET")  # reload it
-        db.execute("PRAGMA writable_schema=ON")
-    except sqlite3.Error:
-        pass  # unreadable as it is: the readers below get what they can
-
-
-def _ids(db: sqlite3.Connection) -> list[int] | None:
-    """Game ids from the table, or failing that from its index."""
-    for query in ("SELECT id FROM games ORDER BY id",
-                  "SELECT id FROM games INDEXED BY games_status ORDER BY id"):
-        try:
-            return [row[0] for row in db.execute(query)]
-        except sqlite3.Error:
-            pass
-    return None
-
-
-def _scan(db: sqlite3.Connection, entry: str) -> dict[int, dict[int, tuple]]:
-    """Every entry row the table itself yields, up to its first broken page."""
-    found: dict[int, dict[int, tuple]] = {}
-    try:
-        for row in db.execute(entry + " NOT INDEXED"):
-            found.setdefault(row[0], {})[row[1]] = row
-    except sqlite3.Error:
-        pass
-    return found
-
-
-def _one_by_one(db: sqlite3.Connection, entry: str, game_id: int) -> dict[int, tuple]:
-    """Entries 1, 2, 3... of a game through the primary key, up to the first failure."""
-    found: dict[int, tuple] = {}
-    while True:
-        try:
-            row = db.execute(entry + " WHERE game_id = ? AND seq = ?",
-                             (game_id, len(found) + 1)).fetchone()
-        except sqlite3.Error:
-            return found
-        if row is None:
-            return found
-        found[row[1]] = row
-
-
-def _prefix(rows: list[tuple]) -> list[tuple]:
-    """The longest run of well-formed entries 1, 2, 3..."""
-    good: list[tuple] = []
-    for row in rows:
-        _, seq, kind, action, at, _chain = row
-        if seq != len(good) + 1 or kind not in ("input", "undo") or \
-                (kind == "input") != (action is not None) or not isinstance(at, float):
-            return good
-        if action is not None:
-            try:
-                if not isinstance(action, str) or not isinstance(json.loads(action), dict):
-                    return good
-            except ValueError:
-                return good
-        good.append(row)
-    return good
-
-
-def _rechain(root: int, rows: list[tuple]) -> list[tuple]:
-    out, previous = [], root
-    for game_id, seq, kind, action, at, _ in rows:
-        previous = _link(previous, seq, kind, action, at)
-        out.append((game_id, seq, kind, action, at, previous))
-    return out
-
-
-def _effective(entries: list[tuple]) -> list[dict[str, Any]]:
-    return Journal.effective_inputs(
-        Entry(seq, kind, None if action is None else json.loads(action), at)
-        for _, seq, kind, action, at, _chain in entries)
-
-
-def _replayable(entries: list[tuple], replays: Callable[[list[dict[str, Any]]], Any]
-                ) -> tuple[int, Any]:
-    """How many of ``entries`` (from the first) the engine replays: all of them, or the
-    longest prefix that works (binary search, then a check); and what ``replays`` said
-    of that prefix."""
-    said: dict[int, Any] = {}
-
-    def ok(count: int) -> bool:
-        try:
-            said[count] = replays(_effective(entries[:count]))
-        except Exception:  # noqa: BLE001 - a replay that raises is a replay that fails
-            said[count] = None
-        return bool(said[count])
-
-    if ok(len(entries)):
-        return len(entries), said[len(entries)]
-    low, high = 0, len(entries)  # ok(low) is assumed, ok(high) is False
-    while high - low > 1:
-        middle = (low + high) // 2
-        if ok(middle):
-            low = middle
-        else:
-            high = middle
-    while low > 0 and not ok(low):  # an undo can make failure non-monotone: be sure
-        low -= 1
-    if low not in said:
-        ok(low)
-    return low, said[low]
