@@ -38,7 +38,7 @@ from .hardware.display import Display
 from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
-from .inputs import Hold, Press, Release, Tag, Tick
+from .inputs import Hold, PinBurned, Press, Release, Tag, Tick
 from .notify import Notifier
 from .session import Session
 from .views import oled
@@ -185,7 +185,7 @@ class Daemon:
         if isinstance(event, Edge):
             for e in self.classifier.feed(event):
                 self.handle(e)
-        elif isinstance(event, (Tag, Press, Hold, Release)):  # a reader, or a paired page
+        elif isinstance(event, (Tag, Press, Hold, Release, PinBurned)):  # a reader, a page
             self.handle(event)
         elif isinstance(event, LinkEvent):
             self.link_changed(event)
@@ -474,7 +474,7 @@ def main(config_path: str | None) -> int:
     if config.web.enabled:
         from .web import service
 
-        pairing = service.pairing_for(config.web)
+        pairing = service.pairing_for(config.web, events.put)
         session_config.web_pin = pairing.new_pin if pairing else None
     try:
         # 0700: games and tags are the service user's only, even where no systemd
