@@ -94,12 +94,7 @@ class Sim:
             return True
         cmd, args = words[0].lower(), words[1:]
         if cmd in ("press", "hold", "release", "tap"):
-            self._input(self.event(line))
-            if self.box.session.request == "power_off":
-                self.box.session.request = None
-                self.messages.append(_("The box would switch itself off now (the game is "
-                                       "saved); the simulator stops here."))
-                return False
+            return self.take(self.event(line))
         elif cmd == "wait":
             try:
                 seconds = float(args[0]) if len(args) == 1 else -1.0
@@ -182,6 +177,17 @@ class Sim:
         cards = sorted(table.hands[p - 1])
         listed = ", ".join(f"{c} ({label(c)})" if c != label(c) else c for c in cards)
         return _("P{player}'s hand: {cards}").format(player=p, cards=listed or _("empty"))
+
+    def take(self, event: Any) -> bool:
+        """One input event, typed or from the page; False once the players chose to
+        switch the box off (the simulator stops there, as the box would)."""
+        self._input(event)
+        if self.box.session.request == "power_off":
+            self.box.session.request = None
+            self.messages.append(_("The box would switch itself off now (the game is "
+                                   "saved); the simulator stops here."))
+            return False
+        return True
 
     def _input(self, event: Any) -> None:
         self.box.handle(event)
