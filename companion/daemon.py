@@ -400,7 +400,13 @@ def open_for(command: str, config_path: str | None,
     try:
         config = configuration.load(config_path)
         if command in ("run", "enroll"):  # they write the state directory: one at a time
-            lock = statelock.acquire(config.paths.state_dir, command)
+            try:
+                lock = statelock.acquire(config.paths.state_dir, command)
+            except OSError as exc:  # not the hardware's fault: say which folder and why
+                print(f"companion {command}: cannot use the state directory "
+                      f"{config.paths.state_dir}: {exc.strerror or exc} (paths.state_dir in "
+                      "the config; it must be a folder this user may write)", file=sys.stderr)
+                return 1
         devices = open_devices(config, events.put)
         devices.lock = lock
         return config, devices

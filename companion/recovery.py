@@ -107,7 +107,7 @@ def _told(loss: Loss, session: Session, path: Path) -> tuple[str, ...]:
               f"; resumed at turn {turn}" if here else "")
     title = _("Journal rewound")
     if loss.game_lost:
-        return (title, _("Game #{number} was lost (cut off at power loss).").format(
+        return (title, _("Game #{number} was lost: its last writes are missing.").format(
             number=loss.game), _("See the log."))
     lines = [ngettext("Game #{number}: lost the last {n} input.",
                       "Game #{number}: lost the last {n} inputs.", loss.inputs).format(
