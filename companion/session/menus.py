@@ -243,7 +243,7 @@ class Menus:
     def _web_pin_burned(self) -> None:
         """Too many wrong PINs were typed on pages: the PIN on show (if any) is void."""
         self.alert(_("Web PIN blocked"), _("Too many wrong PINs were typed."),
-                   _("Web PIN in the menu"), _("makes a new one."), replaces=(_("Web PIN"),))
+                   _("Web PIN in the menu makes a new one."), replaces=(_("Web PIN"),))
 
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)
