@@ -6,13 +6,14 @@ with EMFILE (no file handle left), logs a traceback and is called again at once:
 few hundred half-sent requests (a *slowloris*) then spin the loop and take the page
 down until they time out. Here the server accepts by itself instead:
 
-* at most :data:`MAX_CONNECTIONS` connections, :data:`MAX_PER_CLIENT` from one client
+* at most :data:`MAX_CONNECTIONS` connections (fewer if the process may open few
+  files), :data:`MAX_PER_CLIENT` from one client
   (an IPv4 address, or an IPv6 /64: one home network hands out many addresses);
 * when either is reached, the oldest connection that is not busy with a request
   (a half-sent one, or a keep-alive one idling) makes room; if every one is busy the
   newcomer gets a short "503: the box is full" and is closed;
-* on EMFILE (and its kin) accepting pauses for :data:`ACCEPT_PAUSE` seconds, logged
-  once per pause, instead of spinning.
+* on EMFILE (and its kin) an idle connection is closed to make room; if none is idle,
+  accepting pauses for :data:`ACCEPT_PAUSE` seconds (logged) instead of spinning.
 
 Requests that never finish their headers are closed by Tornado's header timeout.
 """
@@ -23,6 +24,7 @@ import asyncio
 import errno
 import ipaddress
 import logging
+import resource
 import socket
 import time
 from dataclasses import dataclass
@@ -73,6 +75,10 @@ class Gate:
         self.handle_stream = handle_stream
         self.max_buffer_size = max_buffer_size
         self.clock = clock
+        # A quarter of the process's file handles stays for the journal, logs and the rest.
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        self.most = MAX_CONNECTIONS if soft == resource.RLIM_INFINITY else \
+            min(MAX_CONNECTIONS, max(8, soft * 3 // 4))
         self.conns: dict[tornado.iostream.IOStream, _Conn] = {}  # oldest first
         self.refused = 0  # told "the box is full"
         self.evicted = 0  # closed to make room
@@ -118,10 +124,14 @@ class Gate:
             except ConnectionAbortedError:  # gone before we took it
                 continue
             except OSError as exc:
-                if exc.errno in OUT_OF_HANDLES:
-                    self._pause(exc)
-                    return
-                raise
+                if exc.errno not in OUT_OF_HANDLES:
+                    raise
+                # Out of file handles: an idle connection makes room for the newcomer
+                # waiting in the kernel's backlog; if none is idle, wait.
+                if self._make_room(list(self.conns)):
+                    continue
+                self._pause(exc)
+                return
             self._admit(connection, address)
 
     def _pause(self, exc: OSError) -> None:
@@ -149,12 +159,17 @@ class Gate:
         self._forget_closed()
         mine = [s for s, c in self.conns.items() if c.key == key]
         room = (len(mine) < MAX_PER_CLIENT or self._make_room(mine)) and \
-            (len(self.conns) < MAX_CONNECTIONS or self._make_room(list(self.conns)))
+            (len(self.conns) < self.most or self._make_room(list(self.conns)))
         if not room:
             self.refused += 1
             try:
                 connection.setblocking(False)
+                connection.recv(65536)  # a request already here, read: no reset for it
+            except OSError:
+                pass
+            try:
                 connection.send(FULL_REPLY)
+                connection.shutdown(socket.SHUT_WR)
             except OSError:
                 pass
             connection.close()
