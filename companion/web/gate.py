@@ -26,7 +26,6 @@ import ipaddress
 import logging
 import resource
 import socket
-import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -61,7 +60,6 @@ def client_key(address: str) -> str:
 @dataclass
 class _Conn:
     key: str
-    since: float
     busy: bool = False  # a handler is working on a request of it (or streaming to it)
 
 
@@ -70,11 +68,10 @@ class Gate:
     the limits above, on the server's event loop ``loop``."""
 
     def __init__(self, sockets: list[socket.socket], handle_stream: Callable[[Any, Any], Any],
-                 max_buffer_size: int, clock: Callable[[], float] = time.monotonic):
+                 max_buffer_size: int):
         self.sockets = sockets
         self.handle_stream = handle_stream
         self.max_buffer_size = max_buffer_size
-        self.clock = clock
         # A quarter of the process's file handles stays for the journal, logs and the rest.
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
         self.most = MAX_CONNECTIONS if soft == resource.RLIM_INFINITY else \
@@ -110,8 +107,9 @@ class Gate:
             conn.busy = busy
 
     def count(self, key: str | None = None) -> int:
-        self._forget_closed()
-        return sum(1 for c in self.conns.values() if key is None or c.key == key)
+        """Open connections (from client ``key``); safe from any thread (a copy is read)."""
+        return sum(1 for stream, c in list(self.conns.items())
+                   if not stream.closed() and (key is None or c.key == key))
 
     # ------------------------------------------------------------------ accepting
 
@@ -175,7 +173,7 @@ class Gate:
             connection.close()
             return
         stream = tornado.iostream.IOStream(connection, max_buffer_size=self.max_buffer_size)
-        self.conns[stream] = _Conn(key, self.clock())
+        self.conns[stream] = _Conn(key)
         try:
             self.handle_stream(stream, address)
         except Exception:  # noqa: BLE001 - one bad connection never stops the door

@@ -9,7 +9,6 @@ import errno
 import json
 import logging
 import socket
-import threading
 import time
 
 import pytest
@@ -361,8 +360,8 @@ def test_malformed_or_deeply_nested_json_gets_400_and_no_traceback(rig, body, ca
 def test_a_malformed_pin_gets_400_and_costs_no_guess(paired_box, body):
     server, pairing, _, _ = paired_box
     pin = pairing.new_pin()
-    for _ in range(web.PIN_TRIES + 1):
+    for n in range(web.PIN_TRIES + 1):
         status, _, _ = request(server.port, "POST", "/pair", body, post_headers(),
-                               source_ip=source(threading.get_ident() % 1000))
+                               source_ip=source(n))
         assert status in (400, 413, 429)
     assert request(server.port, "POST", "/pair", {"pin": pin}, post_headers())[0] == 200
