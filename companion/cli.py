@@ -9,18 +9,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from . import scenario
+from . import parsing, scenario
 from .games.common import GAMES
 from .i18n import LANGUAGES
 
 
 def _load_scenario(source: str) -> dict:
     """A scenario file (or - for standard input), loaded; OSError or MalformedScenario."""
-    if source == "-":
-        raw = sys.stdin.buffer.read()
-    else:
-        with open(source, "rb") as fh:
-            raw = fh.read()
+    raw = parsing.read_limited(sys.stdin.buffer if source == "-" else source,
+                               parsing.SCENARIO_LIMIT, source)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -36,7 +33,7 @@ def _from_file(command: str, source: str, work: Callable[[], Any]) -> Any:
         return work()
     except OSError as exc:
         print(f"companion {command}: cannot read {source}: {exc.strerror}", file=sys.stderr)
-    except scenario.MalformedScenario as exc:
+    except (scenario.MalformedScenario, parsing.TooLarge) as exc:
         print(f"companion {command}: {exc}", file=sys.stderr)
     return None
 

@@ -38,7 +38,7 @@ from .hardware.display import Display
 from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
-from .inputs import Hold, Press, Release, Tag, Tick
+from .inputs import Hold, PinBurned, Press, Release, Tag, Tick
 from .journal import CHECKPOINT_IDLE
 from .notify import Notifier
 from .session import Session
@@ -185,7 +185,7 @@ class Daemon:
         if isinstance(event, Edge):
             for e in self.classifier.feed(event):
                 self.handle(e)
-        elif isinstance(event, (Tag, Press, Hold, Release)):  # a reader, or a paired page
+        elif isinstance(event, (Tag, Press, Hold, Release, PinBurned)):  # a reader, a page
             self.handle(event)
         elif isinstance(event, LinkEvent):
             self.link_changed(event)
@@ -406,9 +406,10 @@ def open_for(command: str, config_path: str | None,
         if command in ("run", "enroll"):  # they write the state directory: one at a time
             try:
                 lock = statelock.acquire(config.paths.state_dir, command)
-            except OSError as exc:  # the state directory's trouble, not the hardware's
+            except OSError as exc:  # not the hardware's fault: say which folder and why
                 print(f"companion {command}: cannot use the state directory "
-                      f"{config.paths.state_dir}: {exc}", file=sys.stderr)
+                      f"{config.paths.state_dir}: {exc.strerror or exc} (paths.state_dir in "
+                      "the config; it must be a folder this user may write)", file=sys.stderr)
                 return 2
         devices = open_devices(config, events.put)
         devices.lock = lock
@@ -484,7 +485,7 @@ def main(config_path: str | None) -> int:
     if config.web.enabled:
         from .web import service
 
-        pairing = service.pairing_for(config.web)
+        pairing = service.pairing_for(config.web, events.put)
         session_config.web_pin = pairing.new_pin if pairing else None
     try:
         # 0700: games and tags are the service user's only, even where no systemd

@@ -19,6 +19,7 @@ class Press:
     """A short press of a button."""
 
     button: str
+    remote: bool = False  # from a paired phone's page, not the box's own buttons
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,7 @@ class Hold:
     """A button held past the hold time (BACK held = undo)."""
 
     button: str
+    remote: bool = False  # from a paired phone's page, not the box's own buttons
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class Release:
     """A held button let go (only for buttons whose hold lasts: QLANET's peek)."""
 
     button: str
+    remote: bool = False  # from a paired phone's page, not the box's own buttons
 
 
 @dataclass(frozen=True)
@@ -44,8 +47,14 @@ class Tag:
 
 
 @dataclass(frozen=True)
+class PinBurned:
+    """Too many wrong guesses at the web page's pairing PIN: the PIN is void. The web
+    server's thread puts this on the queue; the session tells the table."""
+
+
+@dataclass(frozen=True)
 class Tick:
     """Time passed: advance animations and blinking by one step."""
 
 
-Event = Press | Hold | Release | Tag | Tick
+Event = Press | Hold | Release | Tag | PinBurned | Tick

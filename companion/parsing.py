@@ -1,14 +1,57 @@
-"""What JSON and TOML parsers raise besides syntax errors, as one line a person can act on.
+"""Reading what people hand the ``companion`` commands, as one line a person can act on.
 
-Python's parsers recurse once per nesting level (a file nested thousands deep raises
-RecursionError) and refuse integers of more than 4300 digits (ValueError, a guard
-against slow conversions). Every loader turns these into its own one-line error.
+Files are read with a size limit (:func:`read_limited`, :func:`limited_lines`), so
+``/dev/zero`` or endless standard input gets :class:`TooLarge` (one line) instead of
+filling the memory. Python's parsers recurse once per nesting level (a file nested
+thousands deep raises RecursionError) and refuse integers of more than 4300 digits
+(ValueError, a guard against slow conversions): :func:`problem` words these, and every
+loader turns them into its own one-line error.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+from typing import BinaryIO, Iterator
+
+# Far above any real file of each kind (examples/ are a few KiB each), far below trouble.
+SCENARIO_LIMIT = 4 << 20
+SCRIPT_LIMIT = 4 << 20
+CONFIG_LIMIT = 256 << 10
+
+
+class TooLarge(ValueError):
+    """A file or stream past its size limit; the message is the line to show."""
+
+
+def _too_large(name: str, limit: int) -> TooLarge:
+    size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
+    return TooLarge(f"{name}: more than {size}, too large to be what it should be "
+                    "(is it the right file?)")
+
+
+def read_limited(source: str | os.PathLike[str] | BinaryIO, limit: int, name: str) -> bytes:
+    """All the bytes of ``source`` (a path, or an open binary file such as standard
+    input); :class:`TooLarge` past ``limit``, having read at most one byte more."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as fh:
+            return read_limited(fh, limit, name)
+    data = source.read(limit + 1)
+    if len(data) > limit:
+        raise _too_large(name, limit)
+    return data
+
+
+def limited_lines(fh: BinaryIO, limit: int, name: str) -> Iterator[bytes]:
+    """The lines of ``fh`` as they come (a script on standard input runs as it is
+    typed), :class:`TooLarge` once they pass ``limit`` bytes in all (or in one line)."""
+    total = 0
+    while line := fh.readline(limit - total + 1):
+        total += len(line)
+        if total > limit:
+            raise _too_large(name, limit)
+        yield line
 
 _LONG_NUMBER = re.compile(r"[-+]?\d[\d_]{%d,}" % (sys.get_int_max_str_digits() or 4300))
 

@@ -40,7 +40,7 @@ from .box import Box
 from .hardware.oled import simulated_display
 from .hardware.leds import RecordingLeds
 from .inputs import BUTTONS, Hold, Press, Release, Tag, Tick
-from . import language, recovery, statelock
+from . import language, parsing, recovery, statelock
 from .i18n import N_, _
 from .journal import CHECKPOINT_IDLE, Journal, JournalError
 from .registry import Registry, RegistryError, default_sim_path, normalise_uid
@@ -96,12 +96,7 @@ class Sim:
             return True
         cmd, args = words[0].lower(), words[1:]
         if cmd in ("press", "hold", "release", "tap"):
-            self._input(self.event(line))
-            if self.box.session.request == "power_off":
-                self.box.session.request = None
-                self.messages.append(_("The box would switch itself off now (the game is "
-                                       "saved); the simulator stops here."))
-                return False
+            return self.take(self.event(line))
         elif cmd == "wait":
             try:
                 seconds = float(args[0]) if len(args) == 1 else -1.0
@@ -184,6 +179,17 @@ class Sim:
         cards = sorted(table.hands[p - 1])
         listed = ", ".join(f"{c} ({label(c)})" if c != label(c) else c for c in cards)
         return _("P{player}'s hand: {cards}").format(player=p, cards=listed or _("empty"))
+
+    def take(self, event: Any) -> bool:
+        """One input event, typed or from the page; False once the players chose to
+        switch the box off (the simulator stops there, as the box would)."""
+        self._input(event)
+        if self.box.session.request == "power_off":
+            self.box.session.request = None
+            self.messages.append(_("The box would switch itself off now (the game is "
+                                   "saved); the simulator stops here."))
+            return False
+        return True
 
     def _input(self, event: Any) -> None:
         self.box.handle(event)
@@ -402,6 +408,25 @@ def run_script(sim: Sim, lines: Iterable[str], source: str, out: IO[str]) -> int
     return EXIT_OK
 
 
+def _run_script_file(sim: Sim, path: str) -> int:
+    """``--script PATH`` (``-``: standard input, run line by line as it comes)."""
+    source = "<stdin>" if path == "-" else path
+    try:
+        fh = sys.stdin.buffer if path == "-" else open(path, "rb")
+    except OSError as exc:
+        print(f"companion sim: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return EXIT_SCRIPT
+    try:
+        return run_script(sim, parsing.limited_lines(fh, parsing.SCRIPT_LIMIT, source),
+                          source, sys.stdout)
+    except parsing.TooLarge as exc:
+        print(f"companion sim: {exc}", file=sys.stderr)
+        return EXIT_SCRIPT
+    finally:
+        if fh is not sys.stdin.buffer:
+            fh.close()
+
+
 def interactive(sim: Sim, colour: bool) -> int:
     tty = sys.stdout.isatty()
     while True:
@@ -457,16 +482,7 @@ def main(args: Any) -> int:
 
                 return shell.main(sim, args.web, script=args.script)
             if args.script:
-                if args.script == "-":
-                    return run_script(sim, sys.stdin.buffer, "<stdin>", sys.stdout)
-                try:
-                    with open(args.script, "rb") as fh:
-                        lines = fh.readlines()
-                except OSError as exc:
-                    print(f"companion sim: cannot read {args.script}: {exc.strerror}",
-                          file=sys.stderr)
-                    return EXIT_SCRIPT
-                return run_script(sim, lines, args.script, sys.stdout)
+                return _run_script_file(sim, args.script)
             return interactive(sim, colour=not args.no_colour and sys.stdout.isatty())
         finally:
             sim.stop_checkpoints()

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion import config as cfg
+from companion import parsing
 from companion.config import (
     ButtonsConfig, BuzzerConfig, Config, ConfigError, GameConfig, LedsConfig, LinkConfig,
     OledConfig, PathsConfig, PrivateOledConfig, ReaderConfig, dumps_defaults, load,
@@ -592,7 +593,7 @@ def test_any_read_error_is_one_line(tmp_path, monkeypatch):
     def refuse(name, mode):
         raise PermissionError(13, "Permission denied", name)
 
-    monkeypatch.setattr(cfg.loading, "open", refuse, raising=False)  # the loader's open only
+    monkeypatch.setattr(parsing, "open", refuse, raising=False)  # the bounded reader's open only
     with pytest.raises(ConfigError) as info:
         load("/etc/companion/config.toml")
     assert str(info.value) == "/etc/companion/config.toml: cannot read: Permission denied"

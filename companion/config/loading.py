@@ -51,8 +51,9 @@ def session_config(config: Config) -> SessionConfig:
 
 def _read(name: str, missing_ok: bool) -> str | None:
     try:
-        with open(name, "rb") as fh:
-            data = fh.read()
+        data = parsing.read_limited(name, parsing.CONFIG_LIMIT, name)
+    except parsing.TooLarge as exc:
+        raise ConfigError(str(exc)) from None
     except FileNotFoundError as exc:
         if missing_ok:
             return None

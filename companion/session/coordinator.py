@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..games.common import ui_for
-from ..inputs import BACK, DOWN, EXCHANGE, OK, UP, Event, Hold, Press, Release, Tag, Tick
+from ..inputs import (BACK, DOWN, EXCHANGE, OK, UP, Event, Hold, PinBurned, Press, Release,
+                      Tag, Tick)
 from ..journal import Journal
 from ..registry import Registry
 from .menus import Menus, _Menu
@@ -89,6 +90,8 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
         self.peek: int | None = None  # the seat whose secret a peek is about
         self.peeking = False  # the secret is on the shared screen (EXCHANGE held)
         self.request: str | None = None  # "power_off": the players asked to switch off
+        self.remote = False  # the input being handled came from a paired phone's page
+        self.off_asked = False  # a page asked to switch off: the box's buttons answer
         self._shown: tuple[int, int, int] | None = None  # (game, entry, notices) on show
         self._alerts: list[dict[str, Any]] = []  # box alerts waiting behind the one shown
         record = journal.unfinished()  # damage raises: the shell salvages
@@ -154,6 +157,13 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
                 self.anim -= 1
             else:
                 self.phase += 1
+            return
+        if isinstance(event, PinBurned):
+            self._web_pin_burned()
+            return
+        self.remote = getattr(event, "remote", False)
+        if self.off_asked:
+            self._answer_off_on_box(event)
             return
         if self.peek is not None and self._peek_event(event):
             return

@@ -14,7 +14,7 @@ from typing import Any
 from .. import i18n
 from ..games.common import GAMES, Item, ui_for
 from ..i18n import _
-from ..inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP
+from ..inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP, Press, Release
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +171,9 @@ class Menus:
             elif what == "language":
                 self._close()
                 self._set_language(act["code"])
+            elif what == "power_off" and self.remote:
+                self._close()
+                self._ask_off_on_box()
             elif what in ("keep", "power_off"):
                 self._close()
                 # The session does no I/O: whoever runs it (the daemon, the
@@ -217,6 +220,30 @@ class Menus:
             else:
                 self.peek, self.peeking = act["seat"], False
         # "keep": closing the menu was all
+
+    def _ask_off_on_box(self) -> None:
+        """A phone's page chose "Yes, switch off": only the box's own buttons may
+        confirm, so a page can never take the box away from the table."""
+        self.off_asked = True
+        self.overlay = {"screen": "text", "title": _("Switch off?"),
+                        "lines": [_("A web page asks to switch off."),
+                                  _("OK on the box: switch off"),
+                                  _("Other buttons: keep it on")], "hint": "OK"}
+
+    def _answer_off_on_box(self, event: Any) -> None:
+        """While :meth:`_ask_off_on_box` waits: a page's presses do nothing; on the box,
+        OK switches off and any other press, hold or tap keeps the box on."""
+        if self.remote or isinstance(event, Release):
+            return
+        self.off_asked = False
+        self.overlay = self._alerts.pop(0) if self._alerts else None
+        if isinstance(event, Press) and event.button == OK:
+            self.request = "power_off"
+
+    def _web_pin_burned(self) -> None:
+        """Too many wrong PINs were typed on pages: the PIN on show (if any) is void."""
+        self.alert(_("Web PIN blocked"), _("Too many wrong PINs were typed."),
+                   _("Web PIN in the menu makes a new one."), replaces=(_("Web PIN"),))
 
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)

@@ -9,19 +9,28 @@ are read from the package once, at start, and served from memory.
 Safety, by construction:
 
 * bound to one address and port only; ``max_body_size`` 4 KiB, idle connections closed;
+* only a ``Host`` naming the box (its address, its name, ``localhost``) is served, so a
+  web site whose name is made to point at the box (DNS rebinding) gets nothing;
+* connections are taken by :class:`~companion.web.gate.Gate`: bounded in number, per
+  client too, and accepting pauses instead of spinning when file handles run out;
 * at most :data:`MAX_STREAMS` live streams; a stream sends only the newest snapshot
   (never a backlog) and a client that does not take it within :data:`SLOW_CLIENT`
   seconds is dropped, so neither memory nor the game thread waits on a reader;
-* POSTs need a JSON body, a same-origin ``Origin`` (when sent), and a CSRF token that
-  is both a ``SameSite=Strict`` cookie and a header (a cross-site page can set neither);
-* inputs and pairing attempts are rate-limited per client address;
-* with ``control`` on, inputs also need a paired browser (see :class:`Pairing`).
+* POSTs need a JSON body, a same-origin ``Origin`` (scheme, host and port, when sent),
+  and a CSRF token that is both a ``SameSite=Strict`` cookie and a header (a cross-site
+  page can set neither);
+* inputs and pairing attempts are rate-limited per client (an IPv6 /64 is one client);
+* with ``control`` on, inputs also need a paired browser (see :class:`Pairing`), and
+  their presses are marked ``remote``: switching the box off from a page is confirmed
+  on the box itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
+import ipaddress
 import json
 import logging
 import secrets
@@ -39,6 +48,7 @@ import tornado.web
 from .. import i18n
 from ..inputs import BUTTONS, Hold, Press, Release, Tag
 from . import svg
+from .gate import Gate, client_key
 from .publish import Publisher
 
 log = logging.getLogger(__name__)
@@ -48,12 +58,16 @@ SLOW_CLIENT = 5.0  # seconds a stream may take to accept one snapshot
 STREAM_SNDBUF = 64 * 1024  # kernel send buffer per stream: what a silent client can hold
 HEARTBEAT = 15.0  # seconds between keep-alive comments (a dead client is noticed)
 MAX_BODY = 4096
+IDLE_TIMEOUT = 20  # seconds for a request's headers to arrive, or a kept-alive idle link
 INPUT_RATE, INPUT_BURST = 8.0, 16  # inputs per second per client address
 PAIR_RATE, PAIR_BURST = 0.1, 5  # pairing attempts: 5, then one every 10 s
 HINT_RATE, HINT_BURST = 0.5, 3  # hints: a second of the Pi's work each
 CSRF_COOKIE, CSRF_HEADER, PAIR_COOKIE = "companion_csrf", "X-Companion-CSRF", "companion_pair"
 KINDS = {"press": Press, "hold": Hold, "release": Release}
 PIN_DIGITS = 6
+PIN_TRIES = 5  # wrong guesses at one PIN, from anywhere, before it is burned
+PAIRED_FOR = 6 * 3600.0  # seconds a paired browser may play: an evening, not for ever
+MAX_CLIENTS = 4096  # clients each rate limit remembers
 
 ASSETS = {name: (resources.files(__package__) / "assets" / name).read_bytes()
           for name in ("index.html", "app.js", "style.css")}
@@ -73,60 +87,87 @@ class Pairing:
     """The table's permission to play from a phone: a short PIN shown on the OLED.
 
     The game thread calls :meth:`new_pin` (a menu item) and shows the result; the
-    server thread calls :meth:`pair`. A PIN works once and for ``ttl`` seconds.
+    server thread calls :meth:`attempt`. A PIN works once and for ``ttl`` seconds, and
+    is burned after :data:`PIN_TRIES` wrong guesses however they are spread over
+    addresses (``on_burn`` then tells the game thread, which tells the table). A
+    pairing lasts ``paired_for`` seconds; a new PIN ends every pairing, so the table can
+    always lock out a phone that should no longer play.
     """
 
-    def __init__(self, ttl: float = 120.0, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, ttl: float = 120.0, clock: Callable[[], float] = time.monotonic,
+                 paired_for: float = PAIRED_FOR, on_burn: Callable[[], None] | None = None):
         self.ttl = ttl
         self.clock = clock
+        self.paired_for = paired_for
+        self.on_burn = on_burn
         self._lock = threading.Lock()
         self._pin: str | None = None
         self._until = 0.0
-        self._tokens: set[str] = set()
+        self._wrong = 0  # wrong guesses at the PIN on show
+        self._tokens: dict[str, float] = {}  # browser token -> until when it may play
 
     def new_pin(self) -> str:
         pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
         with self._lock:
-            self._pin, self._until = pin, self.clock() + self.ttl
+            self._pin, self._until, self._wrong = pin, self.clock() + self.ttl, 0
+            self._tokens.clear()
         return pin
 
     def pair(self, pin: str) -> str | None:
         """A new browser token for the right PIN, else None."""
+        return self.attempt(pin)[0]
+
+    def attempt(self, pin: str) -> tuple[str | None, str]:
+        """(a new browser token, "") for the right PIN, else (None, why not)."""
+        burned = False
         with self._lock:
-            ok = (self._pin is not None and self.clock() < self._until
-                  and hmac.compare_digest(pin.encode(), self._pin.encode()))
-            if not ok:
-                return None
-            self._pin = None
-            token = secrets.token_urlsafe(24)
-            self._tokens.add(token)
-            return token
+            if self._pin is None or self.clock() >= self._until:
+                self._pin = None
+                return None, "no PIN on the box's screen: choose Web PIN in its menu"
+            if not hmac.compare_digest(pin.encode(), self._pin.encode()):
+                self._wrong += 1
+                if self._wrong < PIN_TRIES:
+                    return None, "wrong PIN"
+                self._pin, burned = None, True
+            else:
+                self._pin = None
+                token = secrets.token_urlsafe(24)
+                self._tokens[token] = self.clock() + self.paired_for
+                return token, ""
+        if burned:
+            log.warning("web PIN burned after %d wrong guesses", PIN_TRIES)
+            if self.on_burn is not None:
+                self.on_burn()
+        return None, "too many wrong PINs: this one is blocked; the box offers a new one"
 
     def paired(self, token: str | None) -> bool:
         with self._lock:
-            return bool(token) and token in self._tokens
+            until = self._tokens.get(token or "")
+            if until is not None and self.clock() >= until:
+                del self._tokens[token]  # type: ignore[arg-type]
+                until = None
+            return until is not None
 
 
 class _Bucket:
-    """Token buckets per client address, forgotten once full again (bounded)."""
+    """Token buckets per client (an address, an IPv6 /64), at most :data:`MAX_CLIENTS`:
+    an address flood evicts the clients seen longest ago, never the whole table."""
 
     def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
         self.rate, self.burst, self.clock = rate, burst, clock
-        self._level: dict[str, tuple[float, float]] = {}
+        self._level: dict[str, tuple[float, float]] = {}  # least recently seen first
 
     def take(self, who: str) -> bool:
         now = self.clock()
-        level, at = self._level.get(who, (float(self.burst), now))
+        key = client_key(who)
+        level, at = self._level.pop(key, (float(self.burst), now))
         level = min(float(self.burst), level + (now - at) * self.rate)
-        if len(self._level) > 4096:  # an address flood: forget the quiet ones
-            self._level = {k: v for k, v in self._level.items()
-                           if v[0] + (now - v[1]) * self.rate < self.burst}
-            if len(self._level) > 4096:  # all busy: start over rather than grow
-                self._level.clear()
+        while len(self._level) >= MAX_CLIENTS:
+            del self._level[next(iter(self._level))]
         if level < 1:
-            self._level[who] = (level, now)
+            self._level[key] = (level, now)
             return False
-        self._level[who] = (level - 1, now)
+        self._level[key] = (level - 1, now)
         return True
 
 
@@ -174,6 +215,14 @@ class _Base(tornado.web.RequestHandler):
     def set_default_headers(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             self.set_header(name, value)
+
+    def prepare(self) -> None:
+        self.server.gate.busy(self.request.connection.stream, True)
+        if not self.server.names_the_box(self.request):
+            self.deny(403, "this box answers to its own address or name only")
+
+    def on_finish(self) -> None:
+        self.server.gate.busy(self.request.connection.stream, False)
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         self.set_header("Content-Type", "application/json")
@@ -307,7 +356,7 @@ class _Post(_Base):
     def check_post(self, bucket: _Bucket) -> dict[str, Any]:
         """The checks every POST passes; returns its JSON body."""
         origin = self.request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != self.request.host:
+        if origin is not None and origin != f"{self.request.protocol}://{self.request.host}":
             self.deny(403, "cross-site request refused")
         cookie = self.get_cookie(CSRF_COOKIE)
         header = self.request.headers.get(CSRF_HEADER)
@@ -319,7 +368,7 @@ class _Post(_Base):
             self.deny(429, "too many requests: slow down")
         try:
             body = json.loads(self.request.body or b"null")
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):  # incl. nesting too deep
             self.deny(400, "the body is not JSON")
         if not isinstance(body, dict):
             self.deny(400, "the body must be a JSON object")
@@ -333,7 +382,10 @@ class _Input(_Post):
         if s.inputs is None or not s.may_play(self):
             self.deny(403, "this page may only watch" if s.pairing is None
                       else "pair this browser first (the PIN is on the box's screen)")
-        self.server.inputs(s.event(body))
+        event = s.event(body)
+        if s.pairing is not None:  # a phone, not the box's own buttons
+            event = dataclasses.replace(event, remote=True)
+        self.server.inputs(event)
         self.set_header("Content-Type", "application/json")
         self.finish(b'{"ok":true}')
 
@@ -379,12 +431,42 @@ class _Pair(_Post):
         if s.pairing is None:
             self.deny(404, "control from a browser is off on this box")
         pin = body.get("pin")
-        token = s.pairing.pair(pin) if isinstance(pin, str) and len(pin) <= 16 else None
+        if not isinstance(pin, str) or len(pin) > 16:
+            self.deny(400, "pin must be the digits on the box's screen")
+        token, why = s.pairing.attempt(pin)
         if token is None:
-            self.deny(403, "wrong or expired PIN: ask the box for a new one")
-        self.set_cookie(PAIR_COOKIE, token, httponly=True, samesite="Strict", path="/")
+            self.deny(403, why)
+        self.set_cookie(PAIR_COOKIE, token, httponly=True, samesite="Strict", path="/",
+                        max_age=int(s.pairing.paired_for))
         self.set_header("Content-Type", "application/json")
         self.finish(b'{"ok":true}')
+
+
+def box_names(address: str) -> set[str]:
+    """The names a page may use for the box: ``localhost``, the machine's name (and
+    ``NAME.local``, as mDNS has it), and the address it is bound to unless that is
+    every interface (then any of the box's addresses, checked per connection)."""
+    names = {"localhost", "localhost.localdomain"}
+    machine = socket.gethostname().lower().rstrip(".")
+    if machine:
+        short = machine.split(".", 1)[0]
+        names |= {machine, short, short + ".local"}
+    try:
+        ip = _plain_ip(address)
+    except ValueError:
+        names.add(address.lower())  # a name in the config: the table uses that one
+    else:
+        if not ip.is_unspecified:
+            names.add(str(ip))
+    return names
+
+
+def _plain_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """An address without its IPv6 zone, an IPv4-mapped IPv6 address as IPv4."""
+    ip = ipaddress.ip_address(text.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
 
 
 class WebServer:
@@ -418,6 +500,8 @@ class WebServer:
         # Bound here, on the caller's thread: a taken port is an error it sees at once.
         self.sockets = tornado.netutil.bind_sockets(port, address=host, backlog=64)
         self.port = self.sockets[0].getsockname()[1]
+        self.names = box_names(host)
+        self.gate: Gate
         self.loop: asyncio.AbstractEventLoop | None = None
         self.feed: _Feed
         self._thread: threading.Thread | None = None
@@ -427,6 +511,24 @@ class WebServer:
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
+
+    def names_the_box(self, request: Any) -> bool:
+        """Whether the request's ``Host`` is this box: one of :attr:`names`, or the very
+        address the client reached it on. A rebinding site's own name never is."""
+        host = request.host.lower()
+        if host.startswith("["):
+            host = host[1:].split("]", 1)[0]
+        elif host.count(":") == 1:
+            host = host.split(":", 1)[0]
+        host = host.rstrip(".")
+        if host in self.names:
+            return True
+        try:
+            asked = _plain_ip(host)
+            here = _plain_ip(request.connection.stream.socket.getsockname()[0])
+        except (ValueError, AttributeError, OSError):
+            return False
+        return asked == here
 
     def may_play(self, handler: tornado.web.RequestHandler) -> bool:
         if self.inputs is None:
@@ -438,6 +540,8 @@ class WebServer:
     def event(self, body: dict[str, Any]) -> Any:
         """The input event a page asks for, or a 400 saying what is wrong."""
         kind = body.get("kind")
+        if not isinstance(kind, str):
+            raise tornado.web.HTTPError(400, "kind must be press, hold, release or tap")
         if kind in KINDS:
             button = body.get("button")
             if button not in BUTTONS:
@@ -449,7 +553,7 @@ class WebServer:
                 raise tornado.web.HTTPError(403, "cards are tapped on the box's pads")
             if isinstance(pad, bool) or pad not in self.pads:
                 raise tornado.web.HTTPError(400, f"pad must be one of {list(self.pads)}")
-            if uid not in self.tags:
+            if not isinstance(uid, str) or uid not in self.tags:
                 raise tornado.web.HTTPError(400, "no such card in this box")
             return Tag(pad, uid)
         raise tornado.web.HTTPError(400, "kind must be press, hold, release or tap")
@@ -480,8 +584,9 @@ class WebServer:
             self.feed = _Feed(self.publisher, loop)
             self._http = tornado.httpserver.HTTPServer(
                 self._app(), max_body_size=MAX_BODY, max_header_size=16 * 1024,
-                idle_connection_timeout=60, body_timeout=10, xheaders=False)
-            self._http.add_sockets(self.sockets)
+                idle_connection_timeout=IDLE_TIMEOUT, body_timeout=10, xheaders=False)
+            self.gate = Gate(self.sockets, self._http.handle_stream, 64 * 1024)
+            self.gate.open(loop)
             ready.set()
             loop.run_forever()
             loop.run_until_complete(loop.shutdown_asyncgens())
@@ -503,6 +608,7 @@ class WebServer:
 
         async def close() -> None:
             assert self._http is not None
+            self.gate.close()
             self._http.stop()
             self.feed.changed.set()
             try:

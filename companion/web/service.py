@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..inputs import PinBurned
 from .publish import Publisher
 from .server import Pairing, WebServer
 
 
-def pairing_for(web: Any) -> Pairing | None:
-    """The PIN keeper when the table allows control from a phone (``[web] control``)."""
-    return Pairing() if web.control else None
+def pairing_for(web: Any, put: Callable[[Any], None] | None = None) -> Pairing | None:
+    """The PIN keeper when the table allows control from a phone (``[web] control``);
+    a burned PIN is told to the box through ``put`` (the daemon's event queue)."""
+    if not web.control:
+        return None
+    return Pairing(on_burn=(lambda: put(PinBurned())) if put is not None else None)
 
 
 def start(web: Any, box: Any, put: Callable[[Any], None],

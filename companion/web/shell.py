@@ -83,13 +83,16 @@ def serve(sim: Any, events: queue.SimpleQueue, lines: IO[str], out: IO[str],
         if item is _STOP:
             return EXIT_OK
         try:
-            if isinstance(item, str):
-                if not sim.run(item):
-                    return EXIT_OK
-            else:
-                sim._input(item)  # noqa: SLF001 - the same path as a typed press or tap
+            # A page's press or tap takes the same path as a typed one, switching off too.
+            more = sim.run(item) if isinstance(item, str) else sim.take(item)
         except (ScriptError, ExpectationFailed) as exc:
             print(f"  {exc}", file=out, flush=True)
+            continue
+        for message in sim.messages:
+            print(message, file=out, flush=True)
+        sim.messages.clear()
+        if not more:
+            return EXIT_OK
 
 
 def main(sim: Any, address: str, script: str | None = None) -> int:

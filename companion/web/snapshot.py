@@ -7,8 +7,9 @@ sends about a game, which makes the secret guarantee one place to hold and test:
 * Entanglion is cooperative: hands (in a virtual-deck game), components and ships are
   open; the order of the engine stack and the event deck is not sent (counts only).
 * QNO: the box never sees the hands; only counts, the top card and the circuit.
-* QLANET: the public board (``knowledge.view(game, "spectator")``), costs and moves;
-  never a BM code, the hidden truth, a hand or the deck order, until the end-of-game
+* QLANET: the public board (``knowledge.view(game, "spectator")``), costs and moves.
+  Hands are dealt face up, so the hands and each card drawn are public (the shared OLED
+  shows them); never a BM code, the hidden truth or the deck order, until the end-of-game
   reveal. The shared OLED is withheld while a camp peeks at its secret on it, and
   while it shows the web pairing PIN (a screen marked ``private``).
 
@@ -175,8 +176,8 @@ def _qlanet(g: Any) -> dict[str, Any]:
 
 
 def _qlanet_line(e: dict[str, Any]) -> str | None:
-    """A public log line; entries that carry a secret (dealt or drawn cards, the
-    reveal) give none."""
+    """A public log line; the deal and the refills (told on the OLED, which the page
+    shows) and the reveal give none."""
     t, who = e["type"], f"Camp {e.get('player')}"
     if t == "turn":
         return f"-- Move {e['number']}: {who} --"

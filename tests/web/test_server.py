@@ -190,7 +190,7 @@ def test_a_client_that_never_reads_neither_stalls_the_game_nor_grows_memory(rig,
     silent = socket.socket()
     silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     silent.connect(("127.0.0.1", rig.server.port))
-    silent.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    silent.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     reader = _stream(rig.server.port)
     buf = bytearray()
     _next_snapshot(reader, buf)
@@ -284,7 +284,7 @@ def test_a_paired_browser_may_press_and_others_may_not():
         paired = reply["set-cookie"].split(";")[0]
         assert "httponly" in reply["set-cookie"].lower()
         status, _ = rig.post_input(press, token, {"Cookie": f"companion_csrf={token}; {paired}"})
-        assert status == 200 and got == [web.Press("OK")]
+        assert status == 200 and got == [web.Press("OK", remote=True)]
         # A tap is the box's pads' business, even for a paired phone.
         tap = {"kind": "tap", "pad": 1, "uid": "04E10201010000"}
         status, _ = rig.post_input(tap, token, {"Cookie": f"companion_csrf={token}; {paired}"})

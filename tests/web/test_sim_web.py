@@ -63,3 +63,33 @@ def test_sim_web_refuses_bad_arguments_in_one_line(tmp_path, args, message):
                             timeout=30, input="")
     assert result.returncode == 2 and message in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_switching_off_from_the_page_stops_the_simulator_at_once(tmp_path):
+    """The page is the box's own buttons here: its "Switch the box off" is obeyed then,
+    not left for the next typed press to trip over."""
+    from web_rig import Client
+
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "sim", "--state-dir",
+                             str(tmp_path), "--seed", "6", "--web", "127.0.0.1:0"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        url = proc.stderr.readline().split("the box is on ", 1)[1].strip()
+
+        class Server:
+            port = int(url.rstrip("/").rsplit(":", 1)[1])
+
+        page = Client(Server)
+        token = page.csrf()
+        # The main menu's last item, then "Yes, switch off" under "No, keep it on".
+        for button in ("UP", "OK", "DOWN", "OK"):
+            assert page.post_input({"kind": "press", "button": button}, token)[0] == 200
+        out, err = proc.communicate(timeout=15)  # stdin stays open: the page stopped it
+        assert proc.returncode == 0, err
+        assert "would switch itself off now" in out
+        assert "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
