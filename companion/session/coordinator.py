@@ -78,6 +78,7 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
         self.setup_choices: dict[str, Any] = {}
         self.menu: _Menu | None = None  # a menu opened over the game
         self.cursor = 0
+        self._prompt_key: tuple[Any, ...] | None = None  # the prompt the cursor is in
         self.page = 0
         self.notices: list[dict[str, Any]] = []
         self.detail = 0  # the page of the front notice's details on show (0: the notice)

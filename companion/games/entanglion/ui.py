@@ -21,11 +21,11 @@ from typing import Any, Iterable
 
 from ...i18n import NC_, N_, _, ngettext, pgettext
 from ...inputs import RETRIEVE
-from ..common import Item, Step
+from ..common import HARMFUL, LONG_SHOT, SAFE, WASTED, Item, Step
 from . import board, hint, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
-    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE,
+    BENNETT, COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE,
     track_value,
 )
 from .engine import Entanglion, IllegalAction
@@ -791,10 +791,16 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
     p = g.pending
     assert p is not None
     items = []
-    for i, value in enumerate(p["options"]):
-        label, targets = _option_label(g, p["kind"], value)
-        items.append(Item(label, {"player": p["player"], "do": "choose", "index": i}, targets))
     kind = p["kind"]
+    for i, value in enumerate(p["options"]):
+        label, targets = _option_label(g, kind, value)
+        act: dict[str, Any] = {"player": p["player"], "do": "choose", "index": i}
+        risk = _option_risk(g, kind, value)
+        if kind == "mechanic" and value != "stop":
+            act = _asking_to_leave(g, value, p["player"], act)
+        items.append(Item(label, act, targets, risk))
+    if kind not in ("roll", "draw") and len(items) > 1:  # (not a die or card to enter)
+        items.append(Item(_("Hint"), _HintMenu(g)))
     model: dict[str, Any] = {"title": _(_PROMPT_TITLE[kind]), "text": _prompt_text(g, p),
                              "items": items}
     if _in_setup(g, len(g.log)):  # a setup roll or draw: the counter goes on
@@ -807,6 +813,45 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
         if kind in _SETUP_PROMPT_TITLE:  # the player's own step
             model["title"] = f"{who(p['player'])}: {model['title']}"
     return model
+
+
+def _option_risk(g: Entanglion, kind: str, value: Any) -> int:
+    """How much OK on a prompt's answer could be regretted (``common.default_cursor``)."""
+    p = g.pending
+    if kind == "magnetic_shielding" and p.get("purpose") in odds.CHECKS:
+        kept = odds.answer_odds(g, "keep")  # 0: the roll failed, 1: it succeeded
+        return HARMFUL if (value == "keep") == (kept == 0) else SAFE
+    if kind == "quantum_tunnel":
+        if value == "accept":
+            return HARMFUL
+        if value == "roll":
+            chance = odds.answer_odds(g, value)
+            return LONG_SHOT if chance is not None and chance < Fraction(1, 2) else SAFE
+    if kind == "mechanic" and value != "stop":
+        s = g.state
+        dest = board.navigate(value, p["player"], s.pos, s.options["cnot_phase_kickback"])
+        return WASTED if dest == s.pos else HARMFUL if _leaves(s.pos, dest) else SAFE
+    return SAFE
+
+
+def _risk(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> int:
+    """How much OK on a turn's input could be regretted: a move that takes the ships out
+    of Entanglion, one that does nothing, a Bennett with nothing aboard to move, a roll
+    more likely lost than won (``common.default_cursor``)."""
+    s = g.state
+    if act["do"] == "navigate":
+        dest = board.navigate(act["card"], act["player"], s.pos,
+                              s.options["cnot_phase_kickback"])
+        if dest == s.pos:
+            return WASTED
+        if _leaves(s.pos, dest):
+            return HARMFUL
+    if act["do"] == "event" and act["card"] == BENNETT and \
+            not any(s.ship_components.values()):
+        return WASTED
+    if o is not None and o.chance is not None and o.chance < Fraction(1, 2):
+        return LONG_SHOT
+    return SAFE
 
 
 def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[float, float]:
@@ -853,21 +898,32 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
             label += f" {target_text(o)}"
         elif dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" and dest[0] != s.pos[0]:
             label += " " + _("safe")
-        if _leaves(s.pos, dest):
-            confirm = {"menu": "confirm", "title": _("Leave Entanglion?"),
-                       "text": [_("{card} takes the ships").format(card=act['card']),
-                                _("out to {where}").format(where=where(dest))],
-                       "items": [Item(_("No, stay"), {"session": "keep"}),
-                                 Item(_("Yes, leave"), act, targets)]}
-            return Item(label, confirm, targets)
-        return Item(label, act, targets)
+        return Item(label, _asking_to_leave(g, act["card"], act["player"], act),
+                    targets, _risk(g, act, o))
+    risk = _risk(g, act, o)
     if do == "exchange":
-        return Item(_("Exchange {card}").format(card=act['card']), act)
+        return Item(_("Exchange {card}").format(card=act['card']), act, (), risk)
     if do == "retrieve":
-        return Item(_("Retrieve {need}").format(need=need_text(o)), act, (s.pos[0],))
+        return Item(_("Retrieve {need}").format(need=need_text(o)), act, (s.pos[0],), risk)
     if do == "event":
-        return Item(_("Play {event}").format(event=event_short(act['card'])), act)
-    return Item(_("Pass"), act)
+        return Item(_("Play {event}").format(event=event_short(act['card'])), act, (), risk)
+    return Item(_("Pass"), act, (), risk)
+
+
+def _asking_to_leave(g: Entanglion, card: str, player: str, act: dict[str, Any]
+                     ) -> dict[str, Any]:
+    """``act``, or, when playing ``card`` takes the ships out of Entanglion, a menu
+    that asks first (every way out asks: the move menu, a tap, The Mechanic, the Hint)."""
+    s = g.state
+    dest = board.navigate(card, player, s.pos, s.options["cnot_phase_kickback"])
+    if not _leaves(s.pos, dest):
+        return act
+    targets = tuple(dict.fromkeys(dest))
+    return {"menu": "confirm", "title": _("Leave Entanglion?"),
+            "text": [_("{card} takes the ships").format(card=card),
+                     _("out to {where}").format(where=where(dest))],
+            "items": [Item(_("No, stay"), {"session": "keep"}),
+                      Item(_("Yes, leave"), act, targets, HARMFUL)]}
 
 
 def _interconnect_item(g: Entanglion, trades: list[dict[str, Any]]) -> Item:
@@ -889,12 +945,15 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
     ranked = []
     plays = [a for a in acts if a["do"] != "interconnect"]
     for a, o in zip(plays, odds.moves(g, plays)):
-        ranked.append((_rank(g, a, o), len(ranked), _action_item(g, a, o)))
+        item = _action_item(g, a, o)
+        ranked.append(((item.risk, *_rank(g, a, o)), len(ranked), item))
     if trades:
-        ranked.append(((5, 0), len(ranked), _interconnect_item(g, trades)))
+        ranked.append(((SAFE, 5, 0), len(ranked), _interconnect_item(g, trades)))
+    # The least risky first, then the most useful (so a long shot is never on top).
     items = [item for _, _, item in sorted(ranked, key=lambda r: (r[0], r[1]))]
     if only is None and len(acts) > 1:
-        items.append(Item(_("Hint"), _HintMenu(g)))  # last: the autoplayer never opens it
+        # First, so pre-selected: OK, OK asks the box, and the hint's pick is one more OK.
+        items.insert(0, Item(_("Hint"), _HintMenu(g)))
     title = f"{who(g.turn_player)}: " + (_("exchange") if only == "exchange" else _("your move"))
     text: list[str] = []
     if only == "exchange":
@@ -996,7 +1055,8 @@ def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
             return _("Choose with UP/DOWN, OK")
         if key not in g.pending["options"]:
             return _("{card} is not a choice here").format(card=card_name(key))
-        return {"player": p, "do": "choose", "value": key}
+        act = {"player": p, "do": "choose", "value": key}
+        return _asking_to_leave(g, key, p, act) if kind == "mechanic" else act
     # The refusals a tap meets most, in the table's words (the engine's are English).
     if card.kind == "event":
         if key not in g.state.held_events[p]:
@@ -1010,9 +1070,7 @@ def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
         return _("{ship} has no {card} in hand").format(ship=who(p), card=key)
     act = {"player": p, "do": "exchange" if exchange else "navigate", "card": key}
     if not exchange and g.check(act) is None:
-        item = _action_item(g, act, odds.action_odds(g, act))
-        if isinstance(item.action, dict) and "menu" in item.action:
-            return item.action  # leaving Entanglion: asked first
+        return _asking_to_leave(g, key, p, act)  # leaving Entanglion: asked first
     return act
 
 
