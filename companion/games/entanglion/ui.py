@@ -893,21 +893,48 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
         targets = tuple(dict.fromkeys(dest))
         if dest == s.pos:
             return Item(_("{card}: no effect").format(card=act['card']), act, targets)
-        label = f"{act['card']} → {where(dest)}"
+        names = [f"{act['card']} → {where(dest)}", f"{act['card']}→{where(dest)}"]
         if o is not None:
-            label += f" {target_text(o)}"
-        elif dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" and dest[0] != s.pos[0]:
-            label += " " + _("safe")
+            label = _fitting(names, [f" {target_text(o)}"])
+        else:  # no roll; but the card drawn in its place may be the PROBE
+            probe = odds.probe_drawn(g, act)
+            safe = dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" \
+                and dest[0] != s.pos[0] and not probe
+            label = _fitting(names, _probe_suffixes(probe) if probe else
+                             [" " + _("safe")] if safe else [""])
         return Item(label, _asking_to_leave(g, act["card"], act["player"], act),
                     targets, _risk(g, act, o))
     risk = _risk(g, act, o)
     if do == "exchange":
-        return Item(_("Exchange {card}").format(card=act['card']), act, (), risk)
+        names = [_("Exchange {card}").format(card=act['card']),
+                 _("Exch. {card}").format(card=act['card'])]
+        return Item(_fitting(names, _probe_suffixes(odds.probe_drawn(g, act))), act, (), risk)
     if do == "retrieve":
         return Item(_("Retrieve {need}").format(need=need_text(o)), act, (s.pos[0],), risk)
     if do == "event":
-        return Item(_("Play {event}").format(event=event_short(act['card'])), act, (), risk)
+        names = [_("Play {event}").format(event=event_short(act['card'])),
+                 event_short(act['card'])]
+        return Item(_fitting(names, _probe_suffixes(odds.probe_drawn(g, act))), act, (), risk)
     return Item(_("Pass"), act, (), risk)
+
+
+def _probe_suffixes(p: Fraction) -> list[str]:
+    """What an item adds for the chance of drawing the PROBE (nothing when none),
+    longest first."""
+    if not p:
+        return [""]
+    chance = _("sure") if p == 1 else chance_text(p, one_die=False)
+    return [" " + _("PROBE {chance}").format(chance=chance), f" P{chance}"]
+
+
+def _fitting(names: list[str], suffixes: list[str]) -> str:
+    """The first name with the first suffix that fit a menu item together (the most
+    said first), else the shortest of both."""
+    for suffix in suffixes:
+        for label in names:
+            if text_width(label + suffix) <= MENU_LABEL:
+                return label + suffix
+    return names[-1] + suffixes[-1]
 
 
 def _asking_to_leave(g: Entanglion, card: str, player: str, act: dict[str, Any]
