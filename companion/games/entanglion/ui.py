@@ -25,7 +25,7 @@ from ..common import HARMFUL, LONG_SHOT, SAFE, WASTED, Item, Step
 from . import board, hint, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
-    BENNETT, COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE,
+    COMPONENT_TEXT, COMPONENTS, EVENT_TEXT, EVENTS, HAND_SIZE, LAST_SPACE,
     track_value,
 )
 from .engine import Entanglion, IllegalAction
@@ -839,16 +839,12 @@ def _risk(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> int:
     of Entanglion, one that does nothing, a Bennett with nothing aboard to move, a roll
     more likely lost than won (``common.default_cursor``)."""
     s = g.state
-    if act["do"] == "navigate":
-        dest = board.navigate(act["card"], act["player"], s.pos,
-                              s.options["cnot_phase_kickback"])
-        if dest == s.pos:
-            return WASTED
-        if _leaves(s.pos, dest):
-            return HARMFUL
-    if act["do"] == "event" and act["card"] == BENNETT and \
-            not any(s.ship_components.values()):
+    if hint.no_effect(g, act):
         return WASTED
+    if act["do"] == "navigate" and _leaves(
+            s.pos, board.navigate(act["card"], act["player"], s.pos,
+                                  s.options["cnot_phase_kickback"])):
+        return HARMFUL
     if o is not None and o.chance is not None and o.chance < Fraction(1, 2):
         return LONG_SHOT
     return SAFE
@@ -1021,10 +1017,21 @@ class _HintMenu(dict):
 def hint_menu(g: Entanglion, budget: int | None = None) -> dict[str, Any]:
     """The best input and the next best with their estimated chances to win; choosing
     one plays it. Seeded by the position, so asking twice gives the same answer."""
-    found = hint.hints(g, budget or hint.DEFAULT_BUDGET, seed=len(g.inputs))
-    items = [Item(hint_label(g, h["action"], h["win"]), h["action"]) for h in found[:2]]
+    found = [h for h in hint.hints(g, budget or hint.DEFAULT_BUDGET, seed=len(g.inputs))
+             if h["win"] is not None]
+    items = [Item(hint_label(g, h["action"], h["win"]), _hinted(g, h["action"]))
+             for h in found[:2]]
     return {"menu": "hint", "title": _("Hint"), "text": [_("Chance to win if you:")],
             "items": items + [Item(_("Back"), {"session": "keep"})]}
+
+
+def _hinted(g: Entanglion, act: dict[str, Any]) -> dict[str, Any]:
+    """A hint's input, asking first if it takes the ships out of Entanglion."""
+    if act["do"] == "navigate":
+        return _asking_to_leave(g, act["card"], act["player"], act)
+    if act["do"] == "choose" and g.pending["kind"] == "mechanic" and act["value"] != "stop":
+        return _asking_to_leave(g, act["value"], act["player"], act)
+    return act
 
 
 def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
@@ -1046,6 +1053,8 @@ def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
     elif do == "interconnect":
         names = [_("Give {give}, get {take}").format(give=act["give"], take=act["take"]),
                  f"{act['give']}>{act['take']}"]
+    elif do == "choose":  # a prompt's answer, as the prompt lists it
+        names = [_option_label(g, g.pending["kind"], act["value"])[0]]
     else:
         names = [_("Pass")]
     return next((n for n in names if text_width(n + chance) <= MENU_LABEL),
