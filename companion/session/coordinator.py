@@ -54,6 +54,9 @@ class SessionConfig:
     # Keeps the language chosen in Settings across restarts (the shell writes it to the
     # state directory); None: the choice lasts until the box stops.
     save_language: Callable[[str], None] | None = field(default=None, compare=False)
+    # A finished game's analysis (``analyses.Analyses.get``), told on its story's pages;
+    # None: the box has none.
+    analysis: Callable[[int], dict[str, Any] | None] | None = field(default=None, compare=False)
 
 
 def random_seed() -> int:

@@ -1038,6 +1038,13 @@ def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
     """``H → PHI+ 72%``: a turn's input with its chance, in the width of a menu item
     (the longest wording that fits, in the current language)."""
     chance = f" {round(win * 100)}%"
+    names = input_names(g, act)
+    return next((n for n in names if text_width(n + chance) <= MENU_LABEL),
+                names[-1]) + chance
+
+
+def input_names(g: Entanglion, act: dict[str, Any]) -> list[str]:
+    """An input in words, longest first (``H → M|+> R|1>``, ``H→M|+> R|1>``)."""
     do, card = act["do"], act.get("card")
     if do == "navigate":
         s = g.state
@@ -1057,8 +1064,7 @@ def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
         names = [_option_label(g, g.pending["kind"], act["value"])[0]]
     else:
         names = [_("Pass")]
-    return next((n for n in names if text_width(n + chance) <= MENU_LABEL),
-                names[-1]) + chance
+    return names
 
 
 # ------------------------------------------------------------------ tags
