@@ -58,7 +58,8 @@ def test_qlanet_story_counts_and_no_card_to_take_after_the_win(seed):
             assert not any("take a" in line for line in lines), lines
     st = qlanet_story.story(g)
     assert st["discards"] == _count(g.log, "discard")
-    assert st["measured"] == [_count(g.log, "measure", result=0), _count(g.log, "measure", result=1)]
+    assert st["measured"] == [_count(g.log, "measure", result=0),
+                              _count(g.log, "measure", result=1)]
     assert st["secrets"] == [_count(g.log, "bell", player=0), _count(g.log, "bell", player=1)]
     assert st["moves"] == g.state.turn_number
 

@@ -256,8 +256,8 @@ def _heisenberg(f: _Facts, player: str) -> Odds:
 
 def probe_drawn(g: Any, act: dict[str, Any]) -> Fraction:
     """The chance that the cards ``act`` draws (a navigation's replacement, an
-    exchange's one card or Quantum Gates' two, The Mechanic's three) include the PROBE, from what the players
-    know of where it is; 0 for an input that draws nothing."""
+    exchange's one card or Quantum Gates' two, The Mechanic's three) include the PROBE,
+    from what the players know of where it is; 0 for an input that draws nothing."""
     f = _Facts(g)
     player = act.get("player") or g.state.turn_player
     discard = f.discard
