@@ -390,7 +390,7 @@ def test_a_draw_that_may_bring_the_probe_says_its_chance():
     assert odds.probe_drawn(g, exchange) == 0  # set-up put it at the bottom: not next
     s.engine_stack = ["PROBE"] + [c for c in s.engine_stack if c != "PROBE"]
     assert odds.probe_drawn(g, exchange) == 1  # (where set-up put it, for this test: on top)
-    assert "PROBE sure" in next(i.label for i in ui.action_menu(g)["items"]
+    assert "PROBE 100%" in next(i.label for i in ui.action_menu(g)["items"]
                                 if i.action == exchange)
     g.log.append({"type": "reshuffle", "deck": "engine"})  # now it may be anywhere
     n = len(s.engine_stack)

@@ -919,7 +919,7 @@ def _probe_suffixes(p: Fraction) -> list[str]:
     longest first."""
     if not p:
         return [""]
-    chance = _("sure") if p == 1 else chance_text(p, one_die=False)
+    chance = "100%" if p == 1 else chance_text(p, one_die=False)  # (a word may not fit)
     return [" " + _("PROBE {chance}").format(chance=chance), f" P{chance}"]
 
 
