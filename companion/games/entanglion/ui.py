@@ -888,7 +888,7 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
         dest = board.navigate(act["card"], act["player"], s.pos, s.options["cnot_phase_kickback"])
         targets = tuple(dict.fromkeys(dest))
         if dest == s.pos:
-            return Item(_("{card}: no effect").format(card=act['card']), act, targets)
+            return Item(_("{card}: no effect").format(card=act['card']), act, targets, WASTED)
         names = [f"{act['card']} → {where(dest)}", f"{act['card']}→{where(dest)}"]
         if o is not None:
             label = _fitting(names, [f" {target_text(o)}"])
