@@ -382,7 +382,7 @@ def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[di
     ``win`` descending (None, last, for an input that does nothing while another does:
     it is never searched, and never the hint).
 
-    ``budget`` is the work in engine inputs; every input is tried at least once.
+    ``budget`` is the work in engine inputs; every searched input is tried at least once.
 
     The search runs in rounds. A round deals one world and plays every input still in
     the running in that same world (the same deal and dice for all: common random
