@@ -71,9 +71,12 @@ class AutoPlayer:
         if g.pending:
             options = g.pending["options"]
             i = self.rnd.randrange(len(options))
+            player = g.pending["player"]
             if self.taps and g.pending["kind"] in TAPPED_PROMPTS and options[i] != "stop":
-                return f"tap {pads[g.pending['player']]} {options[i]}"
-            return self._move_to(screen["cursor"], i, len(options))
+                self._goal = {"player": player, "do": "choose", "value": options[i]}
+                return f"tap {pads[player]} {options[i]}"  # (leaving Entanglion asks)
+            self._goal = {"player": player, "do": "choose", "index": i}
+            return self._move_to(screen["cursor"], i, len(screen["items"]))
         act = self._choose(g)
         self._goal = act
         pad = pads[act["player"]]
@@ -92,9 +95,13 @@ class AutoPlayer:
         # Rebuilt from the log each time, so an undo puts the cards back too.
         self.table = Table.of(g, self.seed)
         self.table.rng ^= len(g.inputs) + 1  # varied choices; the cards are the same
-        if s.menu is not None:
-            return "press back"
         act = self.table.choose(g)
+        if s.menu is not None:  # the action menu, opened to make ``act``
+            items = s.menu.model["items"]
+            target = next((i for i, item in enumerate(items) if item.action == act), None)
+            if target is None:
+                return "press back"
+            return self._move_to(screen["cursor"], target, len(items))
         pad = next((pad for pad, p in s.config.qno_pads.items() if p == act.get("player")),
                    min(s.config.pads))
         if act["do"] in ("take", "turn_up", "play"):
@@ -102,9 +109,7 @@ class AutoPlayer:
         if g.pending:  # a prompt menu: qubit (q1 listed first), guess, or keep
             labels = [i.action for i in s.ui.prompt_menu(g)["items"]]
             return self._move_to(screen["cursor"], labels.index(act), len(labels))
-        legal = [i.action for i in s.ui.action_menu(g)["items"]]
-        self._plan = self._moves(0, legal.index(act), len(legal) + 3) + ["press ok"]
-        return "press ok"
+        return "press ok"  # the action menu, where the move is chosen
 
     def _qlanet(self, s: Session, screen: dict[str, Any]) -> str:
         """QLANET: a random legal move, made as a player would: tap the card (or OK
@@ -152,8 +157,8 @@ class AutoPlayer:
 def _leads_to(item: Any, goal: dict[str, Any] | None) -> bool:
     """Whether choosing ``item`` plays ``goal`` (at once, or through the menus it opens)."""
     act = item.action
-    if goal is None or not isinstance(act, dict):
-        return False
+    if goal is None or not isinstance(act, dict) or act.get("menu") == "hint":
+        return False  # (a hint is worked out when opened: never opened on the way)
     if "menu" in act:
         return any(_leads_to(i, goal) for i in act["items"])
     return act == goal

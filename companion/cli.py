@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from . import parsing, scenario
@@ -134,7 +135,10 @@ def _games(args: argparse.Namespace) -> int:
             if args.action == "export":
                 return _export(journal, args.id, args.qasm)
             if args.action == "show":
-                return _show(journal, args.id)
+                status = _show(journal, args.id)
+                if status == 0 and args.analysis:
+                    return _analysis(journal, args.id, Path(path).parent)
+                return status
             rows = journal.games()
             stories = {g.id: _story(journal, g.id) for g in rows}
     except JournalError as exc:
@@ -189,6 +193,29 @@ def _show(journal, game_id: int | None) -> int:
               "('companion games export' still prints its inputs)", file=sys.stderr)
         return 2
     for line in _story_module(record.game).text(told):
+        print(line)
+    return 0
+
+
+def _analysis(journal, game_id: int, state_dir: Path) -> int:
+    """``games show ID --analysis``: the box's analysis after the game, or (none kept
+    yet) worked out now the same way; read-only, like the rest of the command."""
+    from .analyses import FILE, Analyses
+    from .games.entanglion.analysis import analyse
+    from .games.entanglion.story import analysis_text
+    from .journal import Journal
+
+    record = journal.load(game_id)
+    if record.game != "entanglion":
+        print(f"companion games show: the analysis is for Entanglion games; #{game_id} is "
+              f"{record.game}", file=sys.stderr)
+        return 2
+    found = Analyses(state_dir / FILE).get(game_id)
+    if found is None:
+        print("(no analysis kept by the box yet: worked out now)")
+        found = analyse(record.seed, record.options, record.setup,
+                        Journal.effective_inputs(record.entries))
+    for line in analysis_text(found):
         print(line)
     return 0
 
@@ -377,6 +404,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="game id (for show and export)")
     p.add_argument("--qasm", action="store_true",
                    help="export a QNO game's circuit as OpenQASM 2 instead of a scenario")
+    p.add_argument("--analysis", action="store_true",
+                   help="with show: every decision of an Entanglion game weighed by the "
+                        "hint's search, and the choice that cost most")
     p.add_argument("--state-dir", metavar="DIR",
                    help="where the journal lives (default: ~/.local/share/companion)")
     p.set_defaults(func=_games)

@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 
 _STOP = object()  # put on the queue to wake the loop for shutdown
 IDLE_WAKE = 60.0  # even with nothing due, look at the stop flag this often
+ANALYSIS_QUIET = 2.0  # seconds without an input before the analysis after a game goes on
 # "Switch the box off" from the menu: the service may only create this file in its
 # runtime directory; companion-poweroff.path (root's) sees it and powers off. No
 # polkit rule, no sudo, no D-Bus access: the one thing the box can ask is that.
@@ -82,7 +83,7 @@ class Daemon:
                  notifier: Notifier | None = None, closers: list[Callable[[], None]] = (),
                  clock: Callable[[], float] = time.monotonic,
                  power_off: Callable[[], None] = request_power_off,
-                 dim_after: float = 0.0):
+                 dim_after: float = 0.0, analyst: Any = None):
         self.box = box
         self.events = events
         self.classifier = classifier
@@ -99,6 +100,7 @@ class Daemon:
         self._ping_at: float | None = None
         self._checkpoint_at: float | None = None
         self._status = ""
+        self.analyst = analyst  # the analysis after the game (``analyses.Analyst``), or None
 
     # ------------------------------------------------------------------ loop
 
@@ -121,7 +123,8 @@ class Daemon:
         """Seconds the loop may sleep: until the earliest thing that is due."""
         retries = [d.due_at for d in self._displays()]
         due = [t for t in (self._tick_at, self._ping_at, self._checkpoint_at,
-                           self.classifier.deadline(), self._dim_at(), *retries)
+                           self.classifier.deadline(), self._dim_at(), self._analysis_at(),
+                           *retries)
                if t is not None]
         if not due:
             return IDLE_WAKE
@@ -157,7 +160,35 @@ class Daemon:
             self._ping_at = now + interval if interval else None
         self._schedule_tick(now)
         self._idle_checkpoint(now)
+        if event is None:  # nothing waiting: the box's own work may go on
+            self._analyse(now)
         self._update_status()
+
+    def _analysis_at(self) -> float | None:
+        """When the analysis after the game may do its next step (None: nothing to do,
+        or a game is in play: a new game never waits for it)."""
+        if self.analyst is None:
+            return None
+        session = self.box.session
+        if session.mode == "game" and session.game.status not in ("won", "lost"):
+            return None
+        if not self.analyst.pending():
+            return None
+        return self._input_at + ANALYSIS_QUIET
+
+    def _analyse(self, now: float) -> None:
+        due = self._analysis_at()
+        if due is None or now < due:
+            return
+        try:
+            done = self.analyst.work()
+        except Exception:  # noqa: BLE001 - the analysis is a guest: the box plays on
+            log.exception("the analysis after the game failed; it is given up")
+            self.analyst = None
+            return
+        if done is not None:
+            log.info("game #%s analysed", done)
+            self.box.session.analysis_ready(done)
 
     def _displays(self) -> list[Display]:
         return [self.box.display, *self.box.private_displays.values()]
@@ -196,6 +227,8 @@ class Daemon:
         ending the evening (the journal has every accepted input)."""
         if not isinstance(event, Tick):
             self._woken()
+            if self.analyst is not None:
+                self.analyst.poke()  # this input may end a game
         try:
             self.box.handle(event)
         except Exception:  # noqa: BLE001 - the daemon never dies from an input
@@ -515,8 +548,13 @@ def main(config_path: str | None) -> int:
     recovery.shown(state_dir / "journal.db")  # the alerts are on the OLED now
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)
+    from .analyses import FILE, Analyses, Analyst
+
+    analyses = Analyses(state_dir / FILE)
+    session.config.analysis = analyses.get
     daemon = Daemon(box, events, classifier, notifier, devices.closers,
-                    dim_after=config.oled.dim_after)
+                    dim_after=config.oled.dim_after,
+                    analyst=Analyst(session.journal, analyses))
     started()
     try:
         return daemon.run()

@@ -67,7 +67,8 @@ PARTS = (
          devices="buttons, Pico reader pads, RDM6300",
          may_import=(), third_party=("gpiozero", "serial")),
     Part("loop", "Event loop", "one thread takes one event at a time", (1, 1),
-         _in("", "daemon", "sim", "box", "recovery", "language") + _in("hardware/", "inbox"),
+         _in("", "daemon", "sim", "box", "recovery", "language", "analyses")
+         + _in("hardware/", "inbox"),
          devices="systemd runs it; the simulator types events",
          may_import=ANY, third_party=ANY),
     Part("session", "Session", "menus, set-up, undo: inputs to actions", (2, 1),
@@ -75,7 +76,8 @@ PARTS = (
          + _in("", "registry", "parsing") + _in("games/", "common")
          + _in("games/entanglion/", "story") + _in("games/qno/", "story")
          + _in("games/qlanet/", "story")
-         + _in("games/entanglion/", "ui") + _in("games/qno/", "ui") + _in("games/qlanet/", "ui"),
+         + _in("games/entanglion/", "ui") + _in("games/qno/", "ui") + _in("games/qlanet/", "ui")
+         + _in("games/entanglion/", "analysis"),
          # views: the font's text width, so labels are written to fit the panel
          may_import=("engines", "journal", "inputs", "views", "hints")),
     Part("engines", "Game engines", "the pure core: rules, chance in the state", (3, 1),

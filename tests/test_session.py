@@ -619,9 +619,10 @@ def test_action_menu_lists_every_legal_action_and_the_session_items(rig):
     screen = rig.screen
     assert screen["screen"] == "menu" and screen["title"] == "Mercurial: your move"
     assert len(screen["items"]) == len(legal) + 4
-    assert screen["items"][-4:] == ["Hint"] + SESSION_ITEMS
-    assert screen["items"][:len(legal)] == ["CNOT → |1>", "H → M|+> R|1>",
-                                            "Exchange CNOT", "Exchange H"]
+    assert screen["items"][-3:] == SESSION_ITEMS
+    assert screen["items"][:len(legal) + 1] == ["Hint", "CNOT → |1>", "H → M|+> R|1>",
+                                                "Exchange CNOT", "Exchange H"]
+    assert screen["cursor"] == 0  # the Hint: one press away, and never a risk
     rig.press(UP)  # wraps to the last item
     assert rig.screen["cursor"] == len(legal) + 3
     rig.press(BACK)
@@ -947,7 +948,7 @@ def test_journal_failure_takes_the_input_back(rig, monkeypatch, caplog):
     rig.press(RETRIEVE)  # an engine refusal still comes first
     assert_error(rig, "retrieve needs")
     rig.press(OK)
-    rig.press(OK, OK)  # the action menu's first item, by buttons
+    rig.press(OK, DOWN, OK)  # the action menu's first move, by buttons
     assert_error(rig, "Not saved, not done")
     assert rig.snapshot() == before
     monkeypatch.undo()
@@ -1445,8 +1446,10 @@ def test_menu_cursor_on_a_navigate_item_blinks_its_destination(rig):
     g = rig.game
     st = g.state
     rig.press(OK)
+    assert rig.screen["items"][0] == "Hint" and "targets" not in rig.session.led_model()
+    rig.press(DOWN)
     legal = g.legal_actions()
-    for i, act in enumerate(legal):
+    for i, act in enumerate(legal, 1):
         assert rig.screen["cursor"] == i
         model = rig.session.led_model()
         if act["do"] == "navigate":
@@ -1473,7 +1476,7 @@ def test_menu_cursor_on_a_navigate_item_blinks_its_destination(rig):
     assert "targets" not in rig.session.led_model()
     assert rig.box.tick_interval() is None
     # an accepted input restarts the blink: targets come on at once in the next menu
-    rig.press(OK)
+    rig.press(OK, DOWN)
     rig.tick()
     assert planet_pixel(rig.led_frame(), "ONE") == RUBICON_RED
     rig.press(BACK)
@@ -1481,7 +1484,7 @@ def test_menu_cursor_on_a_navigate_item_blinks_its_destination(rig):
     rig.dismiss()
     rig.tap(2, "SWAP")
     rig.dismiss()
-    rig.press(OK)
+    rig.press(OK, DOWN)
     model = rig.session.led_model()
     assert model["targets"]
     frame = rig.led_frame()
@@ -1494,7 +1497,7 @@ def test_retrieve_item_targets_the_planet(rigs):
     rig.press(OK)
     items = rig.screen["items"]
     i = next(k for k, label in enumerate(items) if label.startswith("Retrieve"))
-    assert items[i] == "Retrieve need 2+ 7/8" and i == 0  # the most useful move first
+    assert items[i] == "Retrieve need 2+ 7/8" and i == 1  # the most useful move first
     assert rig.screen["text"] == ["Here: Error Correct."]
     rig.press(*[DOWN] * i)
     assert rig.session.led_model()["targets"] == [rig.game.state.pos[0]]
@@ -1504,7 +1507,7 @@ def test_retrieve_item_targets_the_planet(rigs):
 
 def test_no_targets_under_an_overlay(rig):
     rig.start()
-    rig.press(OK)
+    rig.press(OK, DOWN)  # the first move, under the Hint
     assert rig.session.led_model().get("targets")
     rig.press(RETRIEVE)  # closes the menu; the error shows
     assert "targets" not in rig.session.led_model()

@@ -14,6 +14,27 @@ class Item(NamedTuple):
     label: str
     action: dict[str, Any] | None  # an engine input, or {"session": ...} for the box's own
     targets: tuple[str, ...] = ()  # planets to blink while the cursor is on it
+    risk: int = 0  # how much OK on it unread could be regretted (see default_cursor)
+
+
+# How much a player pressing OK on an item without reading it could regret it. The
+# game's ui module says it of each item; the session applies one rule to every menu
+# and prompt of every game (:func:`default_cursor`).
+SAFE = 0
+LONG_SHOT = 1  # a roll more likely lost than won
+WASTED = 2  # spends a card, an event or the turn for nothing (no effect; QNO: a draw
+# while a card could be played; the box's own items that leave the move)
+HARMFUL = 3  # throws something away: a failed roll kept when a re-roll is free, the
+# ships taken out of Entanglion, an undo
+
+
+def default_cursor(items: list[Item] | tuple[Item, ...]) -> int:
+    """The item pre-selected when a menu or prompt appears: the first of the least
+    risk, so OK on whatever is pre-selected is never the regrettable choice while a
+    better one is on the list (the order of the list itself is the game's)."""
+    if not items:
+        return 0
+    return min(range(len(items)), key=lambda i: (items[i].risk, i))
 
 
 class Step(NamedTuple):

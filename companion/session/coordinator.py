@@ -55,6 +55,9 @@ class SessionConfig:
     # Keeps the language chosen in Settings across restarts (the shell writes it to the
     # state directory); None: the choice lasts until the box stops.
     save_language: Callable[[str], None] | None = field(default=None, compare=False)
+    # A finished game's analysis (``analyses.Analyses.get``), told on its story's pages;
+    # None: the box has none.
+    analysis: Callable[[int], dict[str, Any] | None] | None = field(default=None, compare=False)
 
 
 def random_seed() -> int:
@@ -79,6 +82,7 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
         self.setup_choices: dict[str, Any] = {}
         self.menu: _Menu | None = None  # a menu opened over the game
         self.cursor = 0
+        self._prompt_key: tuple[Any, ...] | None = None  # the prompt the cursor is in
         self.page = 0
         self.notices: list[dict[str, Any]] = []
         self.detail = 0  # the page of the front notice's details on show (0: the notice)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import i18n
-from ..games.common import GAMES, Item, ui_for
+from ..games.common import GAMES, HARMFUL, SAFE, WASTED, Item, default_cursor, ui_for
 from ..i18n import _
 from ..inputs import BACK, DOWN, EXCHANGE, OK, RETRIEVE, UP, Press, Release
 
@@ -44,7 +44,11 @@ class Menus:
         if g.status in ("won", "lost"):
             return None
         if g.pending:
-            return self.ui.prompt_menu(g)
+            menu = self.ui.prompt_menu(g)
+            key = (self.game_id, len(g.inputs))
+            if self._prompt_key != key:  # a new prompt: its cursor starts on the default
+                self._prompt_key, self.cursor = key, default_cursor(menu["items"])
+            return menu
         return None
 
     def _menu_screen(self, menu: dict[str, Any] | None) -> dict[str, Any]:
@@ -93,10 +97,11 @@ class Menus:
                 self._error(_("Language set, but not saved (see the log)"))
 
     def _open(self, kind: str, model: dict[str, Any]) -> None:
-        self.menu, self.cursor = _Menu(kind, model), 0
+        self.menu, self.cursor = _Menu(kind, model), default_cursor(model["items"])
 
     def _close(self) -> None:
-        self.menu, self.cursor = None, 0
+        # A prompt shown again (after a menu opened over it) starts on its default again.
+        self.menu, self.cursor, self._prompt_key = None, 0, None
 
     def _button(self, button: str) -> None:
         menu = self._current_menu()
@@ -165,7 +170,7 @@ class Menus:
                 self._open("confirm_off", {
                     "title": _("Switch off?"), "text": [_("Games are saved")],
                     "items": [Item(_("No, keep it on"), {"session": "keep"}),
-                              Item(_("Yes, switch off"), {"session": "power_off"})]})
+                              Item(_("Yes, switch off"), {"session": "power_off"}, risk=HARMFUL)]})
             elif what == "settings":
                 self._open("settings", self._settings_menu())
             elif what == "language":
@@ -211,7 +216,7 @@ class Menus:
                 "title": _("End game #{number}?").format(number=self.game_id),
                 "text": [_("It cannot be resumed")],
                 "items": [Item(_("No, keep playing"), {"session": "keep"}),
-                          Item(_("Yes, end it"), {"session": "end"})]})
+                          Item(_("Yes, end it"), {"session": "end"}, risk=HARMFUL)]})
         elif what == "end":
             self._abandon()
         elif what == "peek":
@@ -247,11 +252,13 @@ class Menus:
 
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)
-        # The pre-selected item must never harm: with no move to offer, it is "back".
-        first = [] if model["items"] else [Item(_("Back to the game"), {"session": "keep"})]
+        # The pre-selected item must never harm: with no safe move to offer, it is "back".
+        safe = any(item.risk == SAFE for item in model["items"])
+        first = [] if safe else [Item(_("Back to the game"), {"session": "keep"})]
         model["items"] = first + model["items"] + [
-            Item(_("Undo last action"), {"session": "undo"}),
-            Item(_("Main menu (keep)"), {"session": "leave"}),
-            Item(_("End this game"), {"session": "confirm_end"}),
-        ] + ([Item(_("Web PIN"), {"session": "web_pin"})] if self.config.web_pin else [])
+            Item(_("Undo last action"), {"session": "undo"}, risk=HARMFUL),
+            Item(_("Main menu (keep)"), {"session": "leave"}, risk=WASTED),
+            Item(_("End this game"), {"session": "confirm_end"}, risk=HARMFUL),
+        ] + ([Item(_("Web PIN"), {"session": "web_pin"}, risk=WASTED)]
+             if self.config.web_pin else [])
         return model

@@ -140,7 +140,15 @@ class Play:
                 log.error("story of game #%s without its journal record: %s", self.game_id, exc)
                 record = None
             self._story = self.ui.story(self.game, record)
+            found = self.config.analysis(self.game_id) if self.config.analysis else None
+            if found is not None and isinstance(self._story, dict):
+                self._story["analysis"] = found
         return self._story
+
+    def analysis_ready(self, game_id: int) -> None:
+        """The analysis of ``game_id`` is done: its story, if on show, tells it too."""
+        if game_id == self.game_id:
+            self._story = None
 
     def _status(self) -> str:
         status = self.game.status

@@ -292,8 +292,25 @@ def _story_page(m: dict[str, Any]) -> Image.Image:
     for row, line in enumerate(clip([x for t in m["lines"] for x in wrap(t, WIDTH)],
                                     BODY_LINES - 1)):
         _line(image, row, line)
+    if m.get("chart"):
+        _chart(draw, m["chart"], BODY_Y + len(m["lines"]) * LINE_H, HINT_Y - 2)
     _hint(image, "▲▼ OK")
     return image
+
+
+def _chart(draw: ImageDraw.ImageDraw, values: list[int], top: int, bottom: int) -> None:
+    """Percentages (0-100) as a line across the panel between rows ``top`` and
+    ``bottom``, with a dotted 50% line; one point per value, squeezed to fit."""
+    left, right = 1, WIDTH - 2
+    for x in range(left, right, 4):
+        draw.point((x, (top + bottom) // 2), fill=1)
+    n = len(values)
+    points = [(left + (right - left) * i // max(1, n - 1),
+               bottom - (bottom - top) * max(0, min(100, v)) // 100) for i, v in enumerate(values)]
+    if len(points) == 1:
+        draw.point(points[0], fill=1)
+    else:
+        draw.line(points, fill=1)
 
 
 def end(m: dict[str, Any]) -> Image.Image:

@@ -49,7 +49,7 @@ def test_hint_in_the_move_menu_shows_best_and_next_best_and_plays_the_chosen(
         _press(box, OK)
         menu = session.screen()
         assert menu["title"].endswith("your move") and "Hint" in menu["items"]
-        assert menu["items"].index("Hint") == len(ui.action_menu(g)["items"]) - 1
+        assert menu["items"].index("Hint") == 0 == menu["cursor"]  # one press: OK
         _choose(box, session, "Hint")
         screen = session.screen()
         found = hint.hints(g, hint.DEFAULT_BUDGET, seed=len(g.inputs))
@@ -71,7 +71,7 @@ def test_hint_in_the_move_menu_shows_best_and_next_best_and_plays_the_chosen(
 def test_the_hint_is_only_worked_out_when_opened(monkeypatch):
     monkeypatch.setattr(hint, "DEFAULT_BUDGET", 300)
     g = Entanglion(3)
-    item = ui.action_menu(g)["items"][-1]
+    item = ui.action_menu(g)["items"][0]
     assert item.label == "Hint"
     assert set(dict(item.action)) == {"menu", "title"}  # no search yet
     assert item.action["items"][-1].label == "Back"

@@ -375,3 +375,28 @@ def test_scenario_output_lists_legal_inputs_with_odds():
     assert legal[str({"player": M, "do": "retrieve"})] == 0.5
     assert legal[str({"player": M, "do": "exchange", "card": "X"})] is None
     assert all(set(e) == {"action", "odds"} for e in report["legal"])
+
+
+def test_a_draw_that_may_bring_the_probe_says_its_chance():
+    """An exchange (or any input that draws) may draw the PROBE: the chance is worked out
+    from what the players know of where it lies, and the menu item says it."""
+    from companion.games.entanglion import ui
+
+    g = Entanglion(3)
+    s = g.state
+    p = s.turn_player
+    card = s.hands[p][0]
+    exchange = {"player": p, "do": "exchange", "card": card}
+    assert odds.probe_drawn(g, exchange) == 0  # set-up put it at the bottom: not next
+    s.engine_stack = ["PROBE"] + [c for c in s.engine_stack if c != "PROBE"]
+    assert odds.probe_drawn(g, exchange) == 1  # (where set-up put it, for this test: on top)
+    assert "PROBE 100%" in next(i.label for i in ui.action_menu(g)["items"]
+                                if i.action == exchange)
+    g.log.append({"type": "reshuffle", "deck": "engine"})  # now it may be anywhere
+    n = len(s.engine_stack)
+    assert odds.probe_drawn(g, exchange) == Fraction(1, n)
+    label = next(i.label for i in ui.action_menu(g)["items"] if i.action == exchange)
+    assert label.endswith(f"{round(100 / n)}%") and "P" in label
+    s.engine_stack.remove("PROBE")
+    assert odds.probe_drawn(g, exchange) == 0
+    assert odds.probe_drawn(g, {"player": p, "do": "retrieve"}) == 0

@@ -208,5 +208,6 @@ def test_the_hint_button_shows_the_box_s_hint_and_clears_when_the_game_moves(
         want = [i.label for i in ui.hint_menu(rig.sim.box.session.game)["items"][:-1]]
     assert items() == want and "Chance to win" in text(driver, "hint-why")
     rig.run("press ok")
-    rig.run("press ok")  # the first move of the move menu
+    rig.run("press down")  # the first move of the move menu, under its Hint
+    rig.run("press ok")
     wait_for(lambda: items() == [], what="the stale hint to go")

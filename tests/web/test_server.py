@@ -404,7 +404,8 @@ def test_a_page_asks_for_the_same_hint_the_box_s_menu_shows(tmp_path, monkeypatc
         assert all(label.endswith("%") for label in want)
         assert rig.snapshot()["inputs"] == 0
         with rig.lock:
-            rig.sim.run("press ok")  # the move menu, then its first move
+            rig.sim.run("press ok")  # the move menu (on its Hint), then its first move
+            rig.sim.run("press down")
             rig.sim.run("press ok")
         status, again = _post_hint(rig)
         assert status == 200 and rig.snapshot()["inputs"] == 1

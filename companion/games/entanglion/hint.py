@@ -41,7 +41,7 @@ from ... import chance
 from . import board
 from .board import PROBE, RING, other
 from .cards import (
-    CONTROL_INFRASTRUCTURE, QUANTUM_ERROR_CORRECTION, QUANTUM_SHUFFLE, track_value,
+    BENNETT, CONTROL_INFRASTRUCTURE, QUANTUM_ERROR_CORRECTION, QUANTUM_SHUFFLE, track_value,
 )
 from .engine import Entanglion
 
@@ -51,8 +51,6 @@ from .engine import Entanglion
 PI_INPUTS_PER_MS = 7
 DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
 PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
-SHRINK = 2  # playouts' worth of the overall win share every estimate starts from
-CONFIDENT = 1.0  # standard errors by which an input must beat the greedy choice to top it
 _BEATEN_BY = {"probe": 3}  # a PROBE detects unless the modified roll beats 3
 
 
@@ -186,7 +184,8 @@ def greedy_action(g: Entanglion, rng: Rng) -> dict[str, Any]:
     for act in acts:
         if act["do"] == "exchange" and worst is not None and act["card"] == worst["card"]:
             return act
-    return acts[rng.below(len(acts))]
+    useful = [a for a in acts if not no_effect(g, a)] or acts
+    return useful[rng.below(len(useful))]
 
 
 def _answer(g: Entanglion, acts: list[dict[str, Any]], rng: Rng) -> dict[str, Any]:
@@ -354,67 +353,98 @@ def playout(g: Entanglion, rng: Rng, cap: int = PLAYOUT_CAP) -> tuple[bool, int]
     return g.state.status == "won", n
 
 
-def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[dict[str, Any]]:
-    """Every legal input now, best first: ``{"action": {...}, "win": P, "playouts": N}``.
+def no_effect(g: Entanglion, act: dict[str, Any]) -> bool:
+    """Whether ``act`` changes nothing on the board: a card that moves neither ship (as
+    a navigation or one of The Mechanic's plays), a Bennett with nothing aboard."""
+    s = g.state
+    do = act["do"]
+    kick = s.options["cnot_phase_kickback"]
+    if do == "navigate":
+        return board.navigate(act["card"], act["player"], s.pos, kick) == s.pos
+    if do == "event" and act["card"] == BENNETT:
+        return not any(s.ship_components.values())
+    if do == "choose" and g.pending and g.pending["kind"] == "mechanic":
+        value = act.get("value", g.pending["options"][act.get("index", 0)])
+        return value != "stop" and board.navigate(value, act["player"], s.pos, kick) == s.pos
+    return False
 
-    ``budget`` is the work in engine inputs; every input is tried at least once.
+
+def candidates(g: Entanglion) -> list[dict[str, Any]]:
+    """The inputs the search compares: every legal one that does something (all of them
+    when none does)."""
+    acts = g.legal_actions()
+    useful = [a for a in acts if not no_effect(g, a)]
+    return useful or acts
+
+
+def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[dict[str, Any]]:
+    """Every legal input now, best first: ``{"action": {...}, "win": P, "playouts": N}``,
+    ``win`` descending (None, last, for an input that does nothing while another does:
+    it is never searched, and never the hint).
+
+    ``budget`` is the work in engine inputs; every searched input is tried at least once.
 
     The search runs in rounds. A round deals one world and plays every input still in
-    the running in that same world (the same deal and dice for all: the comparison is
-    paired, so a difference between two inputs is theirs, not the luck of the deal).
-    The greedy policy's own choice is the baseline and plays every round. Successive
-    halving spends the rest of the budget where it matters: each time another share of
-    it is spent, the worse half of the other inputs drops out, so the last ones standing
-    get the most playouts.
+    the running in that same world (the same deal and dice for all: common random
+    numbers, so a difference between two inputs is theirs, not the luck of the deal).
+    Successive halving spends the budget where it matters: each time another share of
+    it is spent, the worse half of the inputs still running (compared over the same
+    rounds) drops out, down to the last two, which play every round.
 
-    ``win`` is the share of won playouts, shrunk towards the share over all inputs by
-    :data:`SHRINK` playouts' worth. The first input is the one that beat the baseline
-    in the most paired rounds by a margin of :data:`CONFIDENT` standard errors (the
-    baseline itself when none did: a few lucky playouts do not overturn a sound move);
-    the others follow by how long they stood in the halving, then by ``win``.
+    ``win`` is the share of won playouts of the best of the last two over every round,
+    plus each input's paired difference to it over the rounds they shared: for the last
+    two it is their own share (so the number shown is the number ranked by); an input
+    the halving dropped is shown no higher than the lower of the last two, to which it
+    lost in the same worlds.
     """
     acts = g.legal_actions()
     if not acts:
         return []
+    cands = candidates(g)
+    idle = [a for a in acts if a not in cands]
     rng = Rng(seed)
-    base = acts.index(greedy_action(g, Rng(seed)))
     pub = _Public(g)
-    n = len(acts)
-    wins, visits, parts, stood = [0] * n, [0] * n, [0] * n, [0] * n
-    lead, split = [0] * n, [0] * n  # paired rounds won against the baseline, and differing
-    rivals = [k for k in range(n) if k != base]
-    phases = max(1, math.ceil(math.log2(n)))  # halvings until one rival is left
+    n = len(cands)
+    wins, parts, stood = [0] * n, [0] * n, [0] * n
+    rounds: list[dict[int, bool]] = []  # each round: input -> won
+    alive = list(range(n))
+    phases, left = 0, n
+    while left > 2:  # halvings until two are left
+        left, phases = (left + 1) // 2, phases + 1
     spent = phase = 0
     while True:
         deal = rng.seed()
         outcome = {}
-        for k in [base] + rivals:
+        for k in alive:
             r = Rng(deal)
             w = world(g, pub, r)
-            w.push(acts[k])
+            w.push(cands[k])
             won, used = playout(w, r)
             outcome[k] = won
             wins[k] += won
-            visits[k] += 1
             parts[k] += sum(map(len, w.state.ship_components.values()))
             spent += used + 1
-        for k in rivals:
-            lead[k] += outcome[k] - outcome[base]
-            split[k] += outcome[k] != outcome[base]
+        rounds.append(outcome)
         if spent >= budget:
             break
-        if len(rivals) > 1 and spent * (phases + 1) >= budget * (phase + 1):
-            rivals.sort(key=lambda k: (-(wins[k] + parts[k] / 16) / visits[k], k))
-            rivals = rivals[:(len(rivals) + 1) // 2]
+        if len(alive) > 2 and spent * (phases + 1) >= budget * (phase + 1):
+            alive.sort(key=lambda k: (-(wins[k] + parts[k] / 16), k))
+            alive = alive[:max(2, (len(alive) + 1) // 2)]
             phase += 1
-            for k in rivals:
+            for k in alive:
                 stood[k] = phase
-    mean = sum(wins) / sum(visits)
-    win = [round((wins[k] + SHRINK * mean) / (visits[k] + SHRINK), 3) for k in range(n)]
-    margin = [lead[k] - CONFIDENT * math.sqrt(split[k]) for k in range(n)]
-    best = max(range(n), key=lambda k: (margin[k] > 0, margin[k], k == base))
-    best = best if margin[best] > 0 else base
-    stood[base] = phases + 1  # ranks above every rival the halving dropped
-    order = [best] + sorted((k for k in range(n) if k != best),
-                            key=lambda k: (-stood[k], -win[k], -parts[k] / visits[k], k))
-    return [{"action": acts[k], "win": win[k], "playouts": visits[k]} for k in order]
+    top = max(alive, key=lambda k: (wins[k], parts[k], -k))
+    base = wins[top] / len(rounds)
+    est = {}
+    for k in range(n):
+        shared = [o for o in rounds if k in o]
+        est[k] = min(1.0, max(0.0, base + sum(o[k] - o[top] for o in shared) / len(shared)))
+    floor = min(est[k] for k in alive)
+    for k in range(n):
+        if k not in alive:
+            est[k] = min(est[k], floor)
+    order = sorted(range(n), key=lambda k: (-round(est[k], 3), k not in alive, -stood[k],
+                                            k != top, k))
+    visits = {k: sum(1 for o in rounds if k in o) for k in range(n)}
+    return [{"action": cands[k], "win": round(est[k], 3), "playouts": visits[k]}
+            for k in order] + [{"action": a, "win": None, "playouts": 0} for a in idle]

@@ -29,7 +29,8 @@ from .board import GALAXY, PROBE, RING, other
 from .engine import ENGINE_SLOTS
 from .cards import (
     CONTROL_INFRASTRUCTURE, DILUTION_REFRIGERATOR, HAND_SIZE, HEISENBERG, LAST_SPACE,
-    MAGNETIC_SHIELDING, QUANTUM_ERROR_CORRECTION, QUANTUM_PROGRAMMING, QUANTUM_TUNNEL,
+    MAGNETIC_SHIELDING, QUANTUM_ERROR_CORRECTION, QUANTUM_GATES, QUANTUM_PROGRAMMING,
+    QUANTUM_TUNNEL, THE_MECHANIC,
     track_value,
 )
 
@@ -251,6 +252,29 @@ def _heisenberg(f: _Facts, player: str) -> Odds:
         outcomes[planet] = outcomes.get(planet, Fraction(0)) + Fraction(1, len(FACES))
     return Odds(HEISENBERG, player, None, outcomes, modifier=modifier,
                 reroll=f.has(player, MAGNETIC_SHIELDING))
+
+
+def probe_drawn(g: Any, act: dict[str, Any]) -> Fraction:
+    """The chance that the cards ``act`` draws (a navigation's replacement, an
+    exchange's one card or Quantum Gates' two, The Mechanic's three) include the PROBE,
+    from what the players know of where it is; 0 for an input that draws nothing."""
+    f = _Facts(g)
+    player = act.get("player") or g.state.turn_player
+    discard = f.discard
+    if act["do"] == "exchange":
+        draws = 2 if f.has(player, QUANTUM_GATES) else 1
+        discard += 1  # the card given up goes to the discard first
+    elif act["do"] == "navigate":
+        draws = max(0, f.limit(player) - (len(f.hands[player]) - 1))
+        discard += f.control_full
+    elif act["do"] == "event" and act["card"] == THE_MECHANIC:
+        draws = 3  # the three cards it plays from (their replacements come later)
+    else:
+        return Fraction(0)
+    # A PROBE drawn always "detects" here: the space moved is the PROBE drawn.
+    spaces = _refill(Fraction(1), f.stack, f.probe_at, discard, f.probe_in_discard, draws,
+                     f.detection)
+    return 1 - spaces.get(f.detection, Fraction(0))
 
 
 # ------------------------------------------------------------------ prompts

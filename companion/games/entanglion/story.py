@@ -139,7 +139,53 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
             _("Turn {number}:").format(number=c["turn"]),
             _(str(_CLOSEST[c["purpose"]])).format(ship=c["player"].capitalize(), face=c["face"]),
             _("needing {need}+ ({eighths}/8)").format(need=c["need"], eighths=c["eighths"])]))
-    return [{"title": title, "lines": lines} for title, lines in out]
+    pages_ = [{"title": title, "lines": lines} for title, lines in out]
+    return pages_ + analysis_pages(st.get("analysis"))
+
+
+def _pct(win: float | None) -> str:
+    return _("did nothing") if win is None else f"{round(100 * win)}%"
+
+
+def analysis_pages(analysis: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The analysis after the game, once the box has worked it out: the choice that
+    cost most, then the chance to win along the game as a small chart."""
+    if not analysis or not analysis["decisions"]:
+        return []
+    c = analysis["costliest"]
+    if c is None:
+        lines = [_("Every choice was as"), _("good as the box's")]
+    else:
+        lines = [_("Turn {number}, {ship}:").format(number=c["turn"],
+                                                     ship=str(c["player"]).capitalize()),
+                 f"{c['played']} ({_pct(c['played_win'])})", _("instead of"),
+                 f"{c['best']} ({_pct(c['best_win'])})"]
+    return [{"title": _("Costliest choice"), "lines": lines},
+            {"title": _("Chance to win"), "lines": [_("at each choice, played well")],
+             "chart": list(analysis["chart"])}]
+
+
+def analysis_text(analysis: dict[str, Any]) -> list[str]:
+    """The analysis in lines, for ``companion games show ID --analysis``."""
+    out = [_("Analysis: {n} decisions, {budget} engine inputs each").format(
+        n=len(analysis["decisions"]), budget=analysis["budget"])]
+    c = analysis["costliest"]
+    if c is None:
+        out.append(_("Every choice was as good as the search's best"))
+    else:
+        out.append(_("The choice that cost most: turn {turn}, {played} ({mine}) vs {best} "
+                     "({theirs})").format(turn=c["turn"], played=c["played"],
+                                          mine=_pct(c["played_win"]), best=c["best"],
+                                          theirs=_pct(c["best_win"])))
+    out.append(_("Chance to win at each decision (played well from there):"))
+    chart = analysis["chart"]
+    bars = " ▁▂▃▄▅▆▇█"
+    out.append("  " + "".join(bars[min(8, round(v * 8 / 100))] for v in chart))
+    for d in analysis["decisions"]:
+        mark = "" if d["same"] else f"  (best: {d['best']} {_pct(d['best_win'])})"
+        out.append(f"  {_('turn')} {d['turn']:>3} {str(d['player'])[:1].upper()} "
+                   f"{d['played']} {_pct(d['played_win'])}{mark}")
+    return out
 
 
 def _cause(cause: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from ...i18n import NC_, N_, _, ngettext, pgettext
 from ...inputs import RETRIEVE
-from ..common import Item, Step
+from ..common import HARMFUL, LONG_SHOT, SAFE, WASTED, Item, Step
 from . import board, hint, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
@@ -791,10 +791,16 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
     p = g.pending
     assert p is not None
     items = []
-    for i, value in enumerate(p["options"]):
-        label, targets = _option_label(g, p["kind"], value)
-        items.append(Item(label, {"player": p["player"], "do": "choose", "index": i}, targets))
     kind = p["kind"]
+    for i, value in enumerate(p["options"]):
+        label, targets = _option_label(g, kind, value)
+        act: dict[str, Any] = {"player": p["player"], "do": "choose", "index": i}
+        risk = _option_risk(g, kind, value)
+        if kind == "mechanic" and value != "stop":
+            act = _asking_to_leave(g, value, p["player"], act)
+        items.append(Item(label, act, targets, risk))
+    if kind not in ("roll", "draw") and len(items) > 1:  # (not a die or card to enter)
+        items.append(Item(_("Hint"), _HintMenu(g)))
     model: dict[str, Any] = {"title": _(_PROMPT_TITLE[kind]), "text": _prompt_text(g, p),
                              "items": items}
     if _in_setup(g, len(g.log)):  # a setup roll or draw: the counter goes on
@@ -807,6 +813,41 @@ def prompt_menu(g: Entanglion) -> dict[str, Any]:
         if kind in _SETUP_PROMPT_TITLE:  # the player's own step
             model["title"] = f"{who(p['player'])}: {model['title']}"
     return model
+
+
+def _option_risk(g: Entanglion, kind: str, value: Any) -> int:
+    """How much OK on a prompt's answer could be regretted (``common.default_cursor``)."""
+    p = g.pending
+    if kind == "magnetic_shielding" and p.get("purpose") in odds.CHECKS:
+        kept = odds.answer_odds(g, "keep")  # 0: the roll failed, 1: it succeeded
+        return HARMFUL if (value == "keep") == (kept == 0) else SAFE
+    if kind == "quantum_tunnel":
+        if value == "accept":
+            return HARMFUL
+        if value == "roll":
+            chance = odds.answer_odds(g, value)
+            return LONG_SHOT if chance is not None and chance < Fraction(1, 2) else SAFE
+    if kind == "mechanic" and value != "stop":
+        s = g.state
+        dest = board.navigate(value, p["player"], s.pos, s.options["cnot_phase_kickback"])
+        return WASTED if dest == s.pos else HARMFUL if _leaves(s.pos, dest) else SAFE
+    return SAFE
+
+
+def _risk(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> int:
+    """How much OK on a turn's input could be regretted: a move that takes the ships out
+    of Entanglion, one that does nothing, a Bennett with nothing aboard to move, a roll
+    more likely lost than won (``common.default_cursor``)."""
+    s = g.state
+    if hint.no_effect(g, act):
+        return WASTED
+    if act["do"] == "navigate" and _leaves(
+            s.pos, board.navigate(act["card"], act["player"], s.pos,
+                                  s.options["cnot_phase_kickback"])):
+        return HARMFUL
+    if o is not None and o.chance is not None and o.chance < Fraction(1, 2):
+        return LONG_SHOT
+    return SAFE
 
 
 def _rank(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> tuple[float, float]:
@@ -847,27 +888,65 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
         dest = board.navigate(act["card"], act["player"], s.pos, s.options["cnot_phase_kickback"])
         targets = tuple(dict.fromkeys(dest))
         if dest == s.pos:
-            return Item(_("{card}: no effect").format(card=act['card']), act, targets)
-        label = f"{act['card']} → {where(dest)}"
+            return Item(_("{card}: no effect").format(card=act['card']), act, targets, WASTED)
+        names = [f"{act['card']} → {where(dest)}", f"{act['card']}→{where(dest)}"]
         if o is not None:
-            label += f" {target_text(o)}"
-        elif dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" and dest[0] != s.pos[0]:
-            label += " " + _("safe")
-        if _leaves(s.pos, dest):
-            confirm = {"menu": "confirm", "title": _("Leave Entanglion?"),
-                       "text": [_("{card} takes the ships").format(card=act['card']),
-                                _("out to {where}").format(where=where(dest))],
-                       "items": [Item(_("No, stay"), {"session": "keep"}),
-                                 Item(_("Yes, leave"), act, targets)]}
-            return Item(label, confirm, targets)
-        return Item(label, act, targets)
+            label = _fitting(names, [f" {target_text(o)}"])
+        else:  # no roll; but the card drawn in its place may be the PROBE
+            probe = odds.probe_drawn(g, act)
+            safe = dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" \
+                and dest[0] != s.pos[0] and not probe
+            label = _fitting(names, _probe_suffixes(probe) if probe else
+                             [" " + _("safe")] if safe else [""])
+        return Item(label, _asking_to_leave(g, act["card"], act["player"], act),
+                    targets, _risk(g, act, o))
+    risk = _risk(g, act, o)
     if do == "exchange":
-        return Item(_("Exchange {card}").format(card=act['card']), act)
+        names = [_("Exchange {card}").format(card=act['card']),
+                 _("Exch. {card}").format(card=act['card'])]
+        return Item(_fitting(names, _probe_suffixes(odds.probe_drawn(g, act))), act, (), risk)
     if do == "retrieve":
-        return Item(_("Retrieve {need}").format(need=need_text(o)), act, (s.pos[0],))
+        return Item(_("Retrieve {need}").format(need=need_text(o)), act, (s.pos[0],), risk)
     if do == "event":
-        return Item(_("Play {event}").format(event=event_short(act['card'])), act)
-    return Item(_("Pass"), act)
+        names = [_("Play {event}").format(event=event_short(act['card'])),
+                 event_short(act['card'])]
+        return Item(_fitting(names, _probe_suffixes(odds.probe_drawn(g, act))), act, (), risk)
+    return Item(_("Pass"), act, (), risk)
+
+
+def _probe_suffixes(p: Fraction) -> list[str]:
+    """What an item adds for the chance of drawing the PROBE (nothing when none),
+    longest first."""
+    if not p:
+        return [""]
+    chance = "100%" if p == 1 else chance_text(p, one_die=False)  # (a word may not fit)
+    return [" " + _("PROBE {chance}").format(chance=chance), f" P{chance}"]
+
+
+def _fitting(names: list[str], suffixes: list[str]) -> str:
+    """The first name with the first suffix that fit a menu item together (the most
+    said first), else the shortest of both."""
+    for suffix in suffixes:
+        for label in names:
+            if text_width(label + suffix) <= MENU_LABEL:
+                return label + suffix
+    return names[-1] + suffixes[-1]
+
+
+def _asking_to_leave(g: Entanglion, card: str, player: str, act: dict[str, Any]
+                     ) -> dict[str, Any]:
+    """``act``, or, when playing ``card`` takes the ships out of Entanglion, a menu
+    that asks first (every way out asks: the move menu, a tap, The Mechanic, the Hint)."""
+    s = g.state
+    dest = board.navigate(card, player, s.pos, s.options["cnot_phase_kickback"])
+    if not _leaves(s.pos, dest):
+        return act
+    targets = tuple(dict.fromkeys(dest))
+    return {"menu": "confirm", "title": _("Leave Entanglion?"),
+            "text": [_("{card} takes the ships").format(card=card),
+                     _("out to {where}").format(where=where(dest))],
+            "items": [Item(_("No, stay"), {"session": "keep"}),
+                      Item(_("Yes, leave"), act, targets, HARMFUL)]}
 
 
 def _interconnect_item(g: Entanglion, trades: list[dict[str, Any]]) -> Item:
@@ -889,12 +968,15 @@ def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
     ranked = []
     plays = [a for a in acts if a["do"] != "interconnect"]
     for a, o in zip(plays, odds.moves(g, plays)):
-        ranked.append((_rank(g, a, o), len(ranked), _action_item(g, a, o)))
+        item = _action_item(g, a, o)
+        ranked.append(((item.risk, *_rank(g, a, o)), len(ranked), item))
     if trades:
-        ranked.append(((5, 0), len(ranked), _interconnect_item(g, trades)))
+        ranked.append(((SAFE, 5, 0), len(ranked), _interconnect_item(g, trades)))
+    # The least risky first, then the most useful (so a long shot is never on top).
     items = [item for _, _, item in sorted(ranked, key=lambda r: (r[0], r[1]))]
     if only is None and len(acts) > 1:
-        items.append(Item(_("Hint"), _HintMenu(g)))  # last: the autoplayer never opens it
+        # First, so pre-selected: OK, OK asks the box, and the hint's pick is one more OK.
+        items.insert(0, Item(_("Hint"), _HintMenu(g)))
     title = f"{who(g.turn_player)}: " + (_("exchange") if only == "exchange" else _("your move"))
     text: list[str] = []
     if only == "exchange":
@@ -935,16 +1017,34 @@ class _HintMenu(dict):
 def hint_menu(g: Entanglion, budget: int | None = None) -> dict[str, Any]:
     """The best input and the next best with their estimated chances to win; choosing
     one plays it. Seeded by the position, so asking twice gives the same answer."""
-    found = hint.hints(g, budget or hint.DEFAULT_BUDGET, seed=len(g.inputs))
-    items = [Item(hint_label(g, h["action"], h["win"]), h["action"]) for h in found[:2]]
+    found = [h for h in hint.hints(g, budget or hint.DEFAULT_BUDGET, seed=len(g.inputs))
+             if h["win"] is not None]
+    items = [Item(hint_label(g, h["action"], h["win"]), _hinted(g, h["action"]))
+             for h in found[:2]]
     return {"menu": "hint", "title": _("Hint"), "text": [_("Chance to win if you:")],
             "items": items + [Item(_("Back"), {"session": "keep"})]}
+
+
+def _hinted(g: Entanglion, act: dict[str, Any]) -> dict[str, Any]:
+    """A hint's input, asking first if it takes the ships out of Entanglion."""
+    if act["do"] == "navigate":
+        return _asking_to_leave(g, act["card"], act["player"], act)
+    if act["do"] == "choose" and g.pending["kind"] == "mechanic" and act["value"] != "stop":
+        return _asking_to_leave(g, act["value"], act["player"], act)
+    return act
 
 
 def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
     """``H → PHI+ 72%``: a turn's input with its chance, in the width of a menu item
     (the longest wording that fits, in the current language)."""
     chance = f" {round(win * 100)}%"
+    names = input_names(g, act)
+    return next((n for n in names if text_width(n + chance) <= MENU_LABEL),
+                names[-1]) + chance
+
+
+def input_names(g: Entanglion, act: dict[str, Any]) -> list[str]:
+    """An input in words, longest first (``H → M|+> R|1>``, ``H→M|+> R|1>``)."""
     do, card = act["do"], act.get("card")
     if do == "navigate":
         s = g.state
@@ -960,10 +1060,11 @@ def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
     elif do == "interconnect":
         names = [_("Give {give}, get {take}").format(give=act["give"], take=act["take"]),
                  f"{act['give']}>{act['take']}"]
+    elif do == "choose":  # a prompt's answer, as the prompt lists it
+        names = [_option_label(g, g.pending["kind"], act["value"])[0]]
     else:
         names = [_("Pass")]
-    return next((n for n in names if text_width(n + chance) <= MENU_LABEL),
-                names[-1]) + chance
+    return names
 
 
 # ------------------------------------------------------------------ tags
@@ -996,7 +1097,8 @@ def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
             return _("Choose with UP/DOWN, OK")
         if key not in g.pending["options"]:
             return _("{card} is not a choice here").format(card=card_name(key))
-        return {"player": p, "do": "choose", "value": key}
+        act = {"player": p, "do": "choose", "value": key}
+        return _asking_to_leave(g, key, p, act) if kind == "mechanic" else act
     # The refusals a tap meets most, in the table's words (the engine's are English).
     if card.kind == "event":
         if key not in g.state.held_events[p]:
@@ -1010,9 +1112,7 @@ def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
         return _("{ship} has no {card} in hand").format(ship=who(p), card=key)
     act = {"player": p, "do": "exchange" if exchange else "navigate", "card": key}
     if not exchange and g.check(act) is None:
-        item = _action_item(g, act, odds.action_odds(g, act))
-        if isinstance(item.action, dict) and "menu" in item.action:
-            return item.action  # leaving Entanglion: asked first
+        return _asking_to_leave(g, key, p, act)  # leaving Entanglion: asked first
     return act
 
 

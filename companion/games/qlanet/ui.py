@@ -256,8 +256,11 @@ def notices(g: Qlanet, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     lines: list[str] = []
     title = _("What happened")
     opening = False
+    over = any(e["type"] == "game_over" for e in entries)
     for e in entries:
         t, p = e["type"], e.get("player")
+        if t == "refill" and over:
+            continue  # the engine refills before it sees the win: nobody takes that card
         if t == "setup":
             title, opening = _("Start"), True
             lines += [_("{camp} takes {cards}").format(camp=short(c), cards=" ".join(e["hands"][c]))

@@ -8,6 +8,7 @@ from typing import Any, Iterable
 
 from ...i18n import _, ngettext
 from ..common import duration, played_seconds, rate
+from .cards import GATES
 
 PENALTIES = ("h_penalty", "caught", "draw_two")
 
@@ -24,7 +25,7 @@ def story(g: Any, record: Any = None) -> dict[str, Any]:
             calls += 1
         elif t == "caught":
             caught += 1
-        elif t == "gate":
+        elif t == "play" and e["card"] in GATES:  # an H resolves by a reveal, not a "gate"
             gates += 1
         elif t == "must_draw" and e["reason"] in PENALTIES:
             penalty[e["reason"]] += e["count"]

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...i18n import N_, _, ngettext, pgettext
-from ..common import Item, Step
+from ..common import SAFE, WASTED, Item, Step
 from . import circuit
 from .cards import DRAW_TWO, GATES, HAND_SIZE, REVERSE, SKIP, is_card, ket, label, parse
 from .engine import IllegalAction, Qno
@@ -381,9 +381,13 @@ def _prompt(g: Qno) -> dict[str, Any]:
 def action_menu(g: Qno, only: str | None = None) -> dict[str, Any]:
     """The moves buttons can make (plays are taps: a menu would show the hand)."""
     items = []
-    for a in g.legal_actions():
+    acts = g.legal_actions()
+    # A card that could be played (tracked hands; unknown hands may hold one) makes a
+    # draw the regrettable default: "Back to the game" is pre-selected instead.
+    playable = any(a["do"] == "play" for a in acts)
+    for a in acts:
         if a["do"] == "draw":
-            items.append(Item(_("Draw a card"), a))
+            items.append(Item(_("Draw a card"), a, (), WASTED if playable else SAFE))
         elif a["do"] == "call":
             items.append(Item(_("{player} calls QNO!").format(player=who(a["player"])), a))
         elif a["do"] == "catch":
