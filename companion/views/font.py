@@ -307,6 +307,55 @@ def missing(text: str) -> list[str]:
     ]
 
 
+_LINES_KEPT = 256
+"""Line masks kept (about 1 KB each): a screen's lines are mostly the ones the last
+screens drew (the title bar, menu items, the hint row)."""
+_lines: dict[tuple[str, int], tuple[int, int, Image.Image | None]] = {}
+
+
+def _line(text: str, scale: int) -> tuple[int, int, Image.Image | None]:
+    """``text`` (NFC) laid out as one mask: its advance, its top relative to the
+    cell's top, and the mask (None when nothing is inked). Kept for the next draw."""
+    line = _lines.get((text, scale))
+    if line is not None:
+        return line
+    latin = _masks() if scale == 1 else {}
+    placed = []
+    x = top = bottom = 0
+    for char in text:
+        mask, dy = latin.get(char) or _mask(char, scale)
+        if mask is not None:
+            placed.append((x, mask, dy))
+            top, bottom = min(top, dy), max(bottom, dy + mask.height)
+        x += advance(char, scale)
+    mask = None
+    if placed:
+        # The glyphs' rows copied into one buffer, so a line costs one paste however
+        # many characters it has (a paste per glyph was most of a screen's drawing).
+        rows = [bytearray(x) for _ in range(bottom - top)]
+        for left, glyph, dy in placed:
+            data, width = _bytes(glyph), glyph.width
+            for r in range(glyph.height):
+                rows[dy - top + r][left:left + width] = data[r * width:(r + 1) * width]
+        mask = Image.frombytes("L", (x, bottom - top), b"".join(rows))
+    if len(_lines) >= _LINES_KEPT:
+        del _lines[next(iter(_lines))]  # the oldest: the cache stays bounded
+    line = _lines[(text, scale)] = (x, top, mask)
+    return line
+
+
+_glyph_bytes: dict[int, tuple[Image.Image, bytes]] = {}
+
+
+def _bytes(glyph: Image.Image) -> bytes:
+    """A glyph mask's pixels as 0/255 bytes, row by row (the mask is kept with them,
+    so its id cannot be reused; masks are built once per glyph drawn anyway)."""
+    kept = _glyph_bytes.get(id(glyph))
+    if kept is None:
+        kept = _glyph_bytes[id(glyph)] = (glyph, glyph.convert("L").tobytes())
+    return kept[1]
+
+
 def draw_text(
     image: Image.Image, xy: tuple[int, int], text: str, fill: int = 1, scale: int = 1
 ) -> int:
@@ -324,28 +373,17 @@ def draw_text(
     text = _nfc(text)
     x, y = xy
     width, height = image.size
-    latin = _masks() if scale == 1 else {}
-    placed = []
-    top = y
-    for char in text:
-        mask, dy = latin.get(char) or _mask(char, scale)
-        if mask is not None:
-            placed.append((x, mask, dy))
-            top = min(top, y + dy)
-        x += advance(char, scale)
-    end = x
-    if (xy[0] < 0 or end - scale > width or top < 0 or y + GLYPH_H * scale > height) \
+    length, top, mask = _line(text, scale)
+    end = x + length
+    if (x < 0 or end - scale > width or y + top < 0 or y + GLYPH_H * scale > height) \
             and text.strip():
         _report(text)  # some of it falls off the screen
     elif _cuts is not None and missing(text):
         _report(text)  # a box where a letter should be is as unreadable as a cut
-    if not _paste or y >= height or y + GLYPH_H * scale <= 0:
+    if not _paste or mask is None or y >= height or y + GLYPH_H * scale <= 0:
         return end
-    colour = 255 if fill else 0
-    for left, mask, dy in placed:
-        # paste clips the partly visible glyphs at the edges itself.
-        if left < width and left + mask.width > 0:
-            image.paste(colour, (left, y + dy), mask)
+    # paste clips a line partly off the screen itself.
+    image.paste(255 if fill else 0, (x, y + top), mask)
     return end
 
 
