@@ -38,7 +38,7 @@ from .hardware.display import Display
 from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
-from .inputs import Hold, Press, Release, Tag, Tick
+from .inputs import Hold, Press, Refresh, Release, Tag, Tick
 from .notify import Notifier
 from .session import Session
 from .views import oled
@@ -189,6 +189,8 @@ class Daemon:
             self.handle(event)
         elif isinstance(event, LinkEvent):
             self.link_changed(event)
+        elif isinstance(event, Refresh):  # a web page opened: publish the box as it is
+            self.box.refresh()
         # Anything else (a tag lifted off a pad) changes nothing in these games.
 
     def handle(self, event: Any) -> None:

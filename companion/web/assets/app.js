@@ -303,10 +303,35 @@ function render(s) {
   log.scrollTop = log.scrollHeight;
 }
 
+// A patch takes the last snapshot to the next (what changed only; see the box's
+// web/patch.py): objects get set, del and sub; lists drop and add, or at.
+function patched(old, p) {
+  if (Array.isArray(old)) {
+    if (p.at) { const out = old.slice(); for (const [i, v] of Object.entries(p.at)) out[+i] = v; return out; }
+    return old.slice(p.drop).concat(p.add);
+  }
+  const out = Object.assign({}, old);
+  for (const k of p.del || []) delete out[k];
+  Object.assign(out, p.set || {});
+  for (const [k, sub] of Object.entries(p.sub || {})) out[k] = patched(out[k], sub);
+  return out;
+}
+
 function connect() {
   const source = new EventSource("/events");
   source.onopen = () => { $("link").textContent = _("live"); $("link").className = "link up"; };
   source.onmessage = (e) => render(JSON.parse(e.data));
+  source.addEventListener("patch", (e) => { if (last) render(patched(last, JSON.parse(e.data))); });
+  source.addEventListener("full", () => {  // every page the box can feed is open
+    source.close();
+    $("link").textContent = _("The box is full: too many pages are open. Trying again in a minute.");
+    $("link").className = "link down";
+    if (!last) {
+      $("game").hidden = false;
+      $("game").textContent = _("The box is full: too many pages are open. Close one, or wait: this page tries again in a minute.");
+    }
+    setTimeout(connect, 60000);
+  });
   source.onerror = () => {
     $("link").textContent = _("reconnecting…");
     $("link").className = "link down";
