@@ -311,49 +311,49 @@ _LINES_KEPT = 256
 """Line masks kept (about 1 KB each): a screen's lines are mostly the ones the last
 screens drew (the title bar, menu items, the hint row)."""
 _lines: dict[tuple[str, int], tuple[int, int, Image.Image | None]] = {}
+_cells: dict[tuple[str, int], tuple[tuple[bytes, ...], int, bool]] = {}
+
+
+def _cell(char: str, scale: int) -> tuple[tuple[bytes, ...], int, bool]:
+    """``char``'s whole cell at ``scale`` as rows of 0/255 bytes, from the free row
+    above the cell to its bottom ((GLYPH_H + 1) * scale rows of its advance), with the
+    glyph's top relative to the cell's and whether anything is inked."""
+    if char not in _masks() and not _is_wide(char):
+        char = UNKNOWN  # one cell for every character without a glyph
+    cell = _cells.get((char, scale))
+    if cell is None:
+        mask, dy = _mask(char, scale)
+        width = advance(char, scale)
+        rows = [bytes(width)] * ((GLYPH_H + 1) * scale)
+        if mask is not None:
+            data = mask.convert("L").tobytes()
+            for r in range(mask.height):
+                rows[scale + dy + r] = data[r * mask.width:(r + 1) * mask.width].ljust(width, b"\0")
+        cell = _cells[(char, scale)] = (tuple(rows), dy, mask is not None)
+    return cell
 
 
 def _line(text: str, scale: int) -> tuple[int, int, Image.Image | None]:
-    """``text`` (NFC) laid out as one mask: its advance, its top relative to the
-    cell's top, and the mask (None when nothing is inked). Kept for the next draw."""
+    """``text`` (NFC) laid out as one mask from the row above its cells: its advance,
+    its inked top relative to the cells' top, and the mask (None when nothing is
+    inked). Kept for the next draw."""
     line = _lines.get((text, scale))
     if line is not None:
         return line
-    latin = _masks() if scale == 1 else {}
-    placed = []
-    x = top = bottom = 0
-    for char in text:
-        mask, dy = latin.get(char) or _mask(char, scale)
-        if mask is not None:
-            placed.append((x, mask, dy))
-            top, bottom = min(top, dy), max(bottom, dy + mask.height)
-        x += advance(char, scale)
+    cells = [_cells.get((char, scale)) or _cell(char, scale) for char in text]
+    width = sum(len(rows[0]) for rows, _, _ in cells)
+    top = min([0, *(dy for _, dy, inked in cells if inked)])
     mask = None
-    if placed:
-        # The glyphs' rows copied into one buffer, so a line costs one paste however
-        # many characters it has (a paste per glyph was most of a screen's drawing).
-        rows = [bytearray(x) for _ in range(bottom - top)]
-        for left, glyph, dy in placed:
-            data, width = _bytes(glyph), glyph.width
-            for r in range(glyph.height):
-                rows[dy - top + r][left:left + width] = data[r * width:(r + 1) * width]
-        mask = Image.frombytes("L", (x, bottom - top), b"".join(rows))
+    if any(inked for _, _, inked in cells):
+        # Each pixel row of the line is its cells' rows joined: a line costs one
+        # paste however many characters it has (a paste per glyph was most of a
+        # screen's drawing).
+        mask = Image.frombytes("L", (width, (GLYPH_H + 1) * scale), b"".join(
+            b"".join([rows[r] for rows, _, _ in cells]) for r in range((GLYPH_H + 1) * scale)))
     if len(_lines) >= _LINES_KEPT:
         del _lines[next(iter(_lines))]  # the oldest: the cache stays bounded
-    line = _lines[(text, scale)] = (x, top, mask)
+    line = _lines[(text, scale)] = (width, top, mask)
     return line
-
-
-_glyph_bytes: dict[int, tuple[Image.Image, bytes]] = {}
-
-
-def _bytes(glyph: Image.Image) -> bytes:
-    """A glyph mask's pixels as 0/255 bytes, row by row (the mask is kept with them,
-    so its id cannot be reused; masks are built once per glyph drawn anyway)."""
-    kept = _glyph_bytes.get(id(glyph))
-    if kept is None:
-        kept = _glyph_bytes[id(glyph)] = (glyph, glyph.convert("L").tobytes())
-    return kept[1]
 
 
 def draw_text(
@@ -382,8 +382,8 @@ def draw_text(
         _report(text)  # a box where a letter should be is as unreadable as a cut
     if not _paste or mask is None or y >= height or y + GLYPH_H * scale <= 0:
         return end
-    # paste clips a line partly off the screen itself.
-    image.paste(255 if fill else 0, (x, y + top), mask)
+    # The mask starts a row (at scale) above the cells; paste clips what falls off.
+    image.paste(255 if fill else 0, (x, y - scale), mask)
     return end
 
 
