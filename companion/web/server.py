@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 MAX_STREAMS = 256  # a classroom of phones; a page beyond this is told the box is full
 FULL_RETRY = 60_000  # ms before a page told the box is full tries again
 FRESH_WAIT = 2.0  # seconds a page waits for the game thread's first snapshot
+PATCHES_KEPT = 8  # a stream further behind than this many snapshots gets the whole
 SLOW_CLIENT = 5.0  # seconds a stream may take to accept one snapshot
 STREAM_SNDBUF = 64 * 1024  # kernel send buffer per stream: what a silent client can hold
 HEARTBEAT = 15.0  # seconds between keep-alive comments (a dead client is noticed)
@@ -145,8 +146,10 @@ class _Feed:
         self.data = b"{}"
         self.snap: dict[str, Any] = {}
         self.full = b"data: {}\n\n"  # the whole snapshot as a stream's message
-        self.patch: bytes | None = None  # the message taking version patch_from to version
-        self.patch_from = -1
+        # version -> (next version, the patch message between them), the latest few:
+        # a stream a version or two behind (an input and its die's first tick come
+        # close together) is sent the patches in turn, not the whole.
+        self.steps: dict[int, tuple[int, bytes]] = {}
         self.changed = asyncio.Event()
         publisher.listen(self.wake)
 
@@ -165,13 +168,15 @@ class _Feed:
         if version != self.version:
             snap = json.loads(raw) if raw else {}
             if snap.get("game") == "entanglion":
-                snap["board_svg"] = svg.entanglion_board(snap)
+                snap["board_svg"] = svg.entanglion_board_parts(snap)  # joined by the page
                 if snap.get("end"):
                     snap["end_svg"] = svg.end_plots(snap["end"])
             change = patch.diff(self.snap, snap) if self.version >= 0 else None
-            self.patch_from = self.version
-            self.patch = None if change is None else b"event: patch\ndata: " + json.dumps(
-                change, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"
+            if change is not None:
+                self.steps[self.version] = (version, b"event: patch\ndata: " + json.dumps(
+                    change, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n")
+                while len(self.steps) > PATCHES_KEPT:
+                    del self.steps[next(iter(self.steps))]
             self.version, self.snap, self.data = version, snap, json.dumps(
                 snap, ensure_ascii=False, separators=(",", ":")).encode()
             self.full = b"data: " + self.data + b"\n\n"
@@ -179,11 +184,13 @@ class _Feed:
 
     def message(self, sent: int) -> tuple[int, bytes]:
         """The latest version and what takes a stream that has version ``sent`` to it:
-        the patch when it has the one before, else the whole snapshot."""
+        the patches since, when they are kept, else the whole snapshot."""
         version, _ = self.latest()
-        if sent == self.patch_from and self.patch is not None:
-            return version, self.patch
-        return version, self.full
+        messages = []
+        while sent != version and sent in self.steps:
+            sent, message = self.steps[sent]
+            messages.append(message)
+        return version, b"".join(messages) if sent == version else self.full
 
 
 class _Base(tornado.web.RequestHandler):

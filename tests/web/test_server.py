@@ -468,3 +468,28 @@ def test_a_refresh_that_changes_nothing_sends_nothing(rig):
     rig.run("press down")
     assert _next_snapshot(sock, buf)["screen"]["cursor"] == 1  # the next is the press
     sock.close()
+
+
+def test_a_stream_a_few_snapshots_behind_is_sent_the_patches_in_turn():
+    import asyncio
+
+    publisher = Publisher()
+    loop = asyncio.new_event_loop()
+    try:
+        feed = web._Feed(publisher, loop)
+        snaps, versions = [], []
+        for i in range(web.PATCHES_KEPT + 4):
+            snaps.append({"mode": "game", "turn": i, "log": [f"line {n}" for n in range(i)]})
+            with publisher._lock:  # as publish swaps a new snapshot in
+                publisher._data, publisher._version = json.dumps(snaps[-1]).encode(), i + 1
+            versions.append(feed.latest()[0])
+        version, message = feed.message(versions[-3])
+        assert version == versions[-1] and message.count(b"event: patch") == 2
+        page = snaps[-3]
+        for event in message.split(b"\n\n")[:-1]:
+            page = patch.apply(page, json.loads(event.split(b"data: ", 1)[1]))
+        assert page == snaps[-1]
+        assert feed.message(versions[0])[1].startswith(b"data: ")  # too far behind: whole
+        assert feed.message(versions[-1])[1] == b""  # up to date: nothing
+    finally:
+        loop.close()

@@ -123,7 +123,8 @@ const status = (s) => ({playing: _("playing"), won: _("won"), lost: _("lost"),
 function renderEntanglion(s, root) {
   const holder = el("div", null, "board-holder");
   // The board is SVG drawn by the box from its own data (every text in it escaped).
-  holder.innerHTML = s.board_svg || "";
+  // In pieces that stay put, so a move sends the two that changed.
+  holder.innerHTML = (s.board_svg || []).join("");
   root.append(holder);
   const facts = el("div", null, "facts");
   const turn = s.turn.player ? SHIP[s.turn.player] : "—";
