@@ -61,6 +61,7 @@ def showing(box: Any) -> dict[str, Any]:
     publishers = [getattr(o, "__self__", None) for o in box.observers]
     return {"screen": screen.get("screen"), "title": screen.get("title"),
             "mode": session.mode, "status": game.status if game is not None else None,
+            "game_id": session.game_id,
             "blinking": bool(leds.blinking(box._led_model)),  # noqa: SLF001
             "built": sum(getattr(p, "built", 0) for p in publishers),
             "pages": sum(getattr(p, "_watchers", 0) for p in publishers)}
