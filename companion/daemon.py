@@ -509,6 +509,9 @@ def main(config_path: str | None) -> int:
     daemon = Daemon(box, events, classifier, notifier, devices.closers,
                     dim_after=config.oled.dim_after)
     started()
+    from . import hintrate
+
+    hintrate.start(state_dir)  # the hint's budget from this box's speed (kept after once)
     try:
         return daemon.run()
     finally:
