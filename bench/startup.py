@@ -98,9 +98,10 @@ def main() -> int:
             for r in range(args.runs):
                 bases.append(baseline())
                 readies.append(daemon(tmp, pico, args.lang, game_id))
-                print(f"run {r + 1}: imports {bases[-1][0] * 1000:.0f} ms ({bases[-1][1] * 1000:.0f}"
-                      f" ms CPU), companion run to READY {readies[-1][0] * 1000:.0f} ms "
-                      f"({readies[-1][1] * 1000:.0f} ms CPU)", flush=True)
+                (wall, cpu), (ready, used) = bases[-1], readies[-1]
+                print(f"run {r + 1}: imports {wall * 1000:.0f} ms ({cpu * 1000:.0f} ms CPU), "
+                      f"companion run to READY {ready * 1000:.0f} ms ({used * 1000:.0f} ms "
+                      f"CPU)", flush=True)
         except NotResumed as exc:
             print(f"bench/startup.py: not measured: {exc}", file=sys.stderr)
             return 1

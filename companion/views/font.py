@@ -326,9 +326,9 @@ def _cell(char: str, scale: int) -> tuple[tuple[bytes, ...], int, bool]:
         width = advance(char, scale)
         rows = [bytes(width)] * ((GLYPH_H + 1) * scale)
         if mask is not None:
-            data = mask.convert("L").tobytes()
+            data, w = mask.convert("L").tobytes(), mask.width
             for r in range(mask.height):
-                rows[scale + dy + r] = data[r * mask.width:(r + 1) * mask.width].ljust(width, b"\0")
+                rows[scale + dy + r] = data[r * w:(r + 1) * w].ljust(width, b"\0")
         cell = _cells[(char, scale)] = (tuple(rows), dy, mask is not None)
     return cell
 

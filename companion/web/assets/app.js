@@ -308,8 +308,10 @@ function render(s) {
 // web/patch.py): objects get set, del and sub; lists drop and add, or at.
 function patched(old, p) {
   if (Array.isArray(old)) {
-    if (p.at) { const out = old.slice(); for (const [i, v] of Object.entries(p.at)) out[+i] = v; return out; }
-    return old.slice(p.drop).concat(p.add);
+    if (!p.at) return old.slice(p.drop).concat(p.add);
+    const out = old.slice();
+    for (const [i, v] of Object.entries(p.at)) out[+i] = v;
+    return out;
   }
   const out = Object.assign({}, old);
   for (const k of p.del || []) delete out[k];
