@@ -114,12 +114,3 @@ def test_the_compiled_engine_plays_exactly_like_the_pure_python_one():
     assert built["compiled"] == compiled.loaded_compiled()
     assert built["digest"] == pure["digest"]
 
-
-def test_a_board_with_little_memory_builds_the_largest_module_lean():
-    from companion import compile_engine
-
-    zero = "MemTotal:         427560 kB\nMemFree:           12000 kB\n"
-    desk = "MemTotal:       16303000 kB\n"
-    assert compile_engine.low_memory(zero) and not compile_engine.low_memory(desk)
-    assert not compile_engine.low_memory("no such line\n")
-    assert set(compile_engine.LOW_MEMORY_ARGS) <= set(compiled.MODULES)
