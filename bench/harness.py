@@ -539,7 +539,7 @@ def child_env(**extra: str) -> dict[str, str]:
 
 def spawn(config: Path, notify: NotifySocket | None, counters: Path | None = None,
           watchdog_usec: int | None = None, cwd: Path | None = None,
-          stderr: Any = subprocess.DEVNULL, press: str = "") -> subprocess.Popen:
+          stderr: Any = subprocess.DEVNULL, reach: str = "") -> subprocess.Popen:
     """``companion run --config config`` (through bench/rundaemon.py: mock GPIO and the
     OLED on a fake I2C bus whose counters go to ``counters`` on SIGUSR1 and at exit)."""
     env = child_env(GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
@@ -552,8 +552,8 @@ def spawn(config: Path, notify: NotifySocket | None, counters: Path | None = Non
     argv = [sys.executable, str(ROOT / "bench" / "rundaemon.py"), "--config", str(config)]
     if counters is not None:
         argv += ["--counters", str(counters)]
-    if press:
-        argv += ["--press", press]
+    if reach:
+        argv += ["--reach", reach]
     return subprocess.Popen(argv, env=env, cwd=cwd or config.parent, stderr=stderr,
                             stdout=subprocess.DEVNULL)
 

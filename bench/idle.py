@@ -4,28 +4,36 @@ Each run starts the real ``companion run`` (through ``bench/rundaemon.py``: mock
 buttons, the OLED on luma's SSD1306 driver over a fake I2C bus) with the fake Pico on
 a pty sending a heartbeat every second as the real firmware does, under a notify
 socket with the unit's watchdog (WatchdogSec=15, so a ping every 7.5 s). The journal
-holds an unfinished game, which the daemon resumes, and the mock buttons bring it to
-the state measured:
+holds an unfinished game, which the daemon resumes (showing again the notices nobody
+read), and OK is pressed on the mock pins until the box shows the state measured:
 
-- ``status``: the resumed game's screen, nothing moving;
-- ``menu``: the move menu open, its target planets blinking on the LEDs (a tick and
-  an LED frame every 0.5 s, the OLED unchanged);
+- ``status``: the resumed game's own screen, nothing moving;
+- ``menu``: the move menu open from it, its target planets blinking on the LEDs (a
+  tick and an LED frame every 0.5 s, the OLED unchanged);
 - ``end``: the game's last move made, then the end-of-game light show (10 s) and the
   rest after it.
 
 Once the state is reached and 2 s (for ``end``: the whole show) have passed, nobody
 touches it for ``--seconds``; the run reports the CPU seconds it used (per thread too)
-scaled to one minute, and the OLED frames it sent meanwhile. Prints the median of
-``--runs`` runs and peak RSS. Goals: <= 0.1 CPU-second per idle minute in every state
-and 0 OLED frames. Linux only (reads /proc). Exits non-zero only if the daemon fails.
+scaled to one minute, and the OLED and LED frames sent meanwhile. With ``--web`` each
+state is measured with the web page off and on (``[web] enabled``, nobody's browser
+open), the runs alternating. Prints the median of ``--runs`` runs and peak RSS. Goals:
+<= 0.05 CPU-second per idle minute in every state with the page off, <= 0.1 with it
+on, and 0 OLED frames.
 
-    python bench/idle.py [--seconds 60] [--runs 3] [--states status,menu,end]
+The bench fails loudly (exit 1) when the box did not reach the state it claims to
+measure or left it while idle: the menu must blink (LED frames), the status and end
+screens must be the ones shown, and with the page on it must be listening with no page
+open. Linux only (reads /proc).
+
+    python bench/idle.py [--seconds 60] [--runs 3] [--states status,menu,end] [--web]
 """
 
 from __future__ import annotations
 
 import argparse
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -40,35 +48,66 @@ from bench.harness import (NotifySocket, cpu_seconds, game_in_progress,  # noqa:
 from companion.hardware.fake_pico import FakePico  # noqa: E402
 
 WATCHDOG_USEC = 15_000_000  # systemd/companion.service: WatchdogSec=15
-
-
 SHOW_SECONDS = 12  # the win/loss light show: 20 blink phases of 0.5 s, and a margin
+GOAL = {False: 0.05, True: 0.1}  # CPU-s per idle minute, page off / on
 
 
-def one_run(seconds: float, inputs: int, state: str) -> dict:
+class WrongState(RuntimeError):
+    """The box was not in the state the run claims to measure."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def check(state: str, shown: dict, when: str) -> None:
+    from bench.rundaemon import reached
+
+    if not reached(state, shown):
+        raise WrongState(f"{when}, the box shows {shown.get('screen')!r} "
+                         f"({shown.get('title')!r}, mode {shown.get('mode')}, game "
+                         f"{shown.get('status')}, blinking {shown.get('blinking')}), "
+                         f"not the {state} state")
+
+
+def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp_name, FakePico(hb_interval=1.0) as pico:
         tmp = Path(tmp_name)
-        press, settle = "", 2.0
+        settle = 2.0
         if state == "end":
             game_id, last = game_near_end(tmp / "state", seed=3)
             played = -1
-            if not last.startswith("press "):
-                raise RuntimeError(f"the last move is {last!r}: pick a seed that ends on a press")
-            press, settle = "OK " + last.split()[1], 3.0 + SHOW_SECONDS
+            if last != "press ok":
+                raise RuntimeError(f"the last move is {last!r}: pick a seed that ends on OK")
+            settle += SHOW_SECONDS
         else:
             game_id, played = game_in_progress(tmp / "state", seed=3, inputs=inputs)
-            if state == "menu":
-                press = "OK OK"  # past the "resumed" notice, then the move menu
-        config = write_config(tmp / "config.toml", state_dir=tmp / "state", pico=pico.path)
+        port = free_port() if web else None
+        extra = (f'[web]\nenabled = true\naddress = "127.0.0.1"\nport = {port}\n'
+                 if web else "")
+        config = write_config(tmp / "config.toml", state_dir=tmp / "state", pico=pico.path,
+                              extra=extra)
         notify = NotifySocket(tmp / "notify")
         counters = tmp / "counters.json"
-        proc = spawn(config, notify, counters, WATCHDOG_USEC, press=press)
+        proc = spawn(config, notify, counters, WATCHDOG_USEC, reach=state)
         try:
             notify.ready(60)
             if not pico.wait_until(lambda: pico.frame is not None, 30):
                 raise RuntimeError("the daemon never drove the LEDs")
-            time.sleep(settle + (4.0 if press else 0.0))  # start-up and presses are not idling
+            deadline = time.monotonic() + 60
+            while "reached" not in (shown := read_counters(proc, counters)):
+                if time.monotonic() > deadline:
+                    raise WrongState("the presses to reach the state never finished")
+                time.sleep(0.5)
+            if not shown["reached"]:
+                check(state, shown, f"after {shown['presses']} presses of OK")
+            time.sleep(settle)  # the presses' own work, and the show, are not idling
+            if web:  # the page is on: its port answers (a connection, no page opened)
+                socket.create_connection(("127.0.0.1", port), timeout=5).close()
             before = read_counters(proc, counters)
+            check(state, before, "before the idle time")
             names = before.get("threads", {})
             cpu0, threads0 = cpu_seconds(proc.pid), threads_cpu(proc.pid, names)
             frames0 = len(pico.frames)
@@ -85,12 +124,17 @@ def one_run(seconds: float, inputs: int, state: str) -> dict:
             notify.close()
         if proc.returncode != 0:
             raise RuntimeError(f"the daemon exited with {proc.returncode} on SIGTERM")
+        check(state, after, "after the idle time")
+        if state == "menu" and not led_frames:
+            raise WrongState("the move menu sent no LED frame while idle: nothing blinks")
+        if web and after["pages"]:
+            raise WrongState(f"{after['pages']} pages were open: not an idle page")
         if state == "end":
             from companion.journal import Journal
 
             with Journal(tmp / "state" / "journal.db") as journal:
                 if journal.load(game_id).status == "playing":
-                    raise RuntimeError("the last move did not end the game")
+                    raise WrongState("the last move did not end the game")
     per_minute = 60 / seconds
     return {
         "cpu": (cpu1 - cpu0) * per_minute,
@@ -98,8 +142,9 @@ def one_run(seconds: float, inputs: int, state: str) -> dict:
                     for name in threads1},
         "frames": after["frames_sent"] - before["frames_sent"],
         "i2c": after["data_calls"] - before["data_calls"],
+        "built": after["built"] - before["built"],
         "rss": memory["VmHWM"], "game": game_id, "inputs": played,
-        "led_frames": led_frames,
+        "led_frames": led_frames, "presses": shown["presses"], "screen": after["screen"],
     }
 
 
@@ -111,25 +156,41 @@ def main() -> int:
                         help="inputs already played in the resumed game")
     parser.add_argument("--states", default="status,menu,end",
                         help="which idle states to measure (status, menu, end)")
+    parser.add_argument("--web", action="store_true",
+                        help="measure each state with the web page off and on")
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    for state in args.states.split(","):
-        runs = []
-        for r in range(args.runs):
-            result = one_run(args.seconds, args.inputs, state)
-            runs.append(result)
-            busy = ", ".join(f"{name} {cpu:.3f}" for name, cpu in
-                             sorted(result["threads"].items(), key=lambda kv: -kv[1]) if cpu)
-            print(f"{state} run {r + 1}: {result['cpu']:.3f} CPU-s per idle minute "
-                  f"({busy or 'no thread ran long enough to count'}); "
-                  f"OLED frames {result['frames']} (I2C data transfers {result['i2c']}); "
-                  f"LED frames {result['led_frames']}; peak RSS {result['rss']:.1f} MB",
-                  flush=True)
-        print(f"{state}: game #{runs[0]['game']} resumed, {args.seconds:g} s per run, median "
-              f"of {args.runs} runs (CPU time is counted in 1/100 s ticks): "
-              f"{median(r['cpu'] for r in runs):.3f} CPU-s per idle minute (goal <= 0.1); "
-              f"OLED frames {median(r['frames'] for r in runs):g} (goal 0); "
-              f"peak RSS {median(r['rss'] for r in runs):.1f} MB (goal <= 60)", flush=True)
+    pages = (False, True) if args.web else (False,)
+    try:
+        for state in args.states.split(","):
+            runs: dict[bool, list[dict]] = {page: [] for page in pages}
+            for r in range(args.runs):
+                for page in pages:  # alternating: a shared machine's load hits both alike
+                    result = one_run(args.seconds, args.inputs, state, page)
+                    runs[page].append(result)
+                    busy = ", ".join(f"{name} {cpu:.3f}" for name, cpu in
+                                     sorted(result["threads"].items(), key=lambda kv: -kv[1])
+                                     if cpu)
+                    print(f"{state} page {'on ' if page else 'off'} run {r + 1}: "
+                          f"{result['cpu']:.3f} CPU-s per idle minute "
+                          f"({busy or 'no thread ran long enough to count'}); reached the "
+                          f"{result['screen']} screen after {result['presses']} OKs; OLED "
+                          f"frames {result['frames']} (I2C data transfers {result['i2c']}); "
+                          f"LED frames {result['led_frames']}; web snapshots built "
+                          f"{result['built']}; peak RSS {result['rss']:.1f} MB", flush=True)
+            for page in pages:
+                done = runs[page]
+                print(f"{state}, page {'on' if page else 'off'}: game #{done[0]['game']} "
+                      f"resumed, {args.seconds:g} s per run, median of {args.runs} runs (CPU "
+                      f"time is counted in 1/100 s ticks): "
+                      f"{median(r['cpu'] for r in done):.3f} CPU-s per idle minute (goal <= "
+                      f"{GOAL[page]}); OLED frames {median(r['frames'] for r in done):g} (goal "
+                      f"0); LED frames {median(r['led_frames'] for r in done):g}; snapshots "
+                      f"built {median(r['built'] for r in done):g}; peak RSS "
+                      f"{median(r['rss'] for r in done):.1f} MB (goal <= 60)", flush=True)
+    except WrongState as exc:
+        print(f"bench/idle.py: not measured: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

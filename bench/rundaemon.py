@@ -10,9 +10,17 @@ for mock buttons.
 On SIGUSR1 (and at exit) it writes its counters as JSON to ``--counters FILE``:
 ``reports`` (how many reports so far), ``frames_sent`` (frames the display pushed),
 ``data_calls`` (I2C data transfers that reached the bus, init and clears included),
-``bus_ms`` (the time all traffic took at 400 kHz).
+``bus_ms`` (the time all traffic took at 400 kHz), and what the box is showing
+(``screen``: the screen model's kind and title, ``mode``, ``status`` of the game,
+``blinking``: whether LEDs blink; ``built``: web snapshots built so far, with the page
+on), so a bench can check it measured the state it claims.
 
-    python bench/rundaemon.py --config FILE [--counters FILE] [--press 'OK OK']
+``--reach STATE`` presses OK on the mock pins, as a finger would, until the box shows
+``STATE``: ``status`` (the resumed game's own screen, past the notices a resume shows
+again), ``menu`` (from there, the move menu with its targets blinking) or ``end`` (the
+game over). ``reached`` in the counters says whether it got there.
+
+    python bench/rundaemon.py --config FILE [--counters FILE] [--reach status|menu|end]
 """
 
 from __future__ import annotations
@@ -30,8 +38,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from types import SimpleNamespace  # noqa: E402
+from typing import Any  # noqa: E402
 
-from companion import cli  # noqa: E402
+from companion import cli, daemon  # noqa: E402
 from companion.hardware import oled  # noqa: E402
 from companion.hardware.fake_bus import FakeBuses  # noqa: E402
 
@@ -39,32 +48,84 @@ PANEL = SimpleNamespace(driver="ssd1306", bus="i2c", port=1, address=0x3C, spi_d
                         dc_pin=24, rst_pin=25, rotate=0, contrast=255, width=128, height=64)
 
 
-def press_later(config_path: str, buttons: list[str], settle: float = 3.0) -> None:
-    """Press ``buttons`` on the mock pins once the daemon has opened them, as a finger
-    would (down 0.1 s, 0.3 s apart)."""
+MAX_PRESSES = 12  # a resume's notices, a roll and its outcome are a handful
+
+
+def showing(box: Any) -> dict[str, Any]:
+    """What ``box`` shows, read from another thread while the game thread waits for
+    an input (the bench does not press meanwhile)."""
+    from companion.views import leds
+
+    session, screen = box.session, box._screen or {}  # noqa: SLF001 - the last drawn
+    game = session.game
+    publishers = [getattr(o, "__self__", None) for o in box.observers]
+    return {"screen": screen.get("screen"), "title": screen.get("title"),
+            "mode": session.mode, "status": game.status if game is not None else None,
+            "game_id": session.game_id,
+            "blinking": bool(leds.blinking(box._led_model)),  # noqa: SLF001
+            "built": sum(getattr(p, "built", 0) for p in publishers),
+            "pages": sum(getattr(p, "_watchers", 0) for p in publishers)}
+
+
+def reached(state: str, shown: dict[str, Any]) -> bool:
+    if state == "end":  # the game over and its end screen shown
+        return (shown["mode"] == "game" and shown["status"] not in ("playing", None)
+                and shown["screen"] == "end")
+    if shown["mode"] != "game" or shown["status"] != "playing":
+        return False
+    if state == "menu":
+        return shown["screen"] == "menu" and shown["blinking"]
+    return shown["screen"] == "status"
+
+
+def reach(config_path: str, state: str, boxes: list[Any], done: dict[str, Any],
+          settle: float = 3.0) -> None:
+    """Press OK (down 0.1 s, then let a roll finish) until the box shows ``state``."""
     from gpiozero import Device
 
     from companion import config as configuration
 
-    pins = configuration.load(config_path).buttons.pins
-    time.sleep(settle)
-    for button in buttons:
-        pin = Device.pin_factory.pin(pins[button.upper()])
-        pin.drive_low()
+    while not boxes:  # the daemon is built once the pins are open and the game resumed
         time.sleep(0.1)
-        pin.drive_high()
+    ok = Device.pin_factory.pin(configuration.load(config_path).buttons.pins["OK"])
+    time.sleep(settle)
+    from_status = False  # the move menu is the one OK opens on the game's own screen
+    for presses in range(MAX_PRESSES):
+        shown = showing(boxes[0])
+        if reached(state, shown) and (state != "menu" or from_status):
+            done.update(reached=True, presses=presses)
+            return
+        from_status = reached("status", shown)
+        ok.drive_low()
+        time.sleep(0.1)
+        ok.drive_high()
+        for _ in range(30):  # a die rolls for about half a second
+            time.sleep(0.1)
+            if showing(boxes[0])["screen"] != "roll":
+                break
         time.sleep(0.3)
+    done.update(reached=False, presses=MAX_PRESSES)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", required=True)
     parser.add_argument("--counters")
-    parser.add_argument("--press", default="",
-                        help="buttons to press once the box is up, e.g. 'OK OK' (mock pins)")
+    parser.add_argument("--reach", choices=("status", "menu", "end"),
+                        help="press OK once the box is up until it shows this (mock pins)")
     args = parser.parse_args()
-    if args.press:
-        threading.Thread(target=press_later, args=(args.config, args.press.split()),
+    boxes: list[Any] = []  # the daemon's box, to say what it shows
+    real_daemon = daemon.Daemon
+
+    class Watched(real_daemon):  # type: ignore[misc, valid-type]
+        def __init__(self, box: Any, *more: Any, **kw: Any):
+            boxes.append(box)
+            super().__init__(box, *more, **kw)
+
+    daemon.Daemon = Watched
+    done: dict[str, Any] = {}
+    if args.reach:
+        threading.Thread(target=reach, args=(args.config, args.reach, boxes, done),
                          name="bench-presses", daemon=True).start()
     buses = FakeBuses()
     buses.i2c_panel(PANEL.driver, PANEL.port, PANEL.address)
@@ -90,7 +151,8 @@ def main() -> int:
                 "data_calls": buses.i2c[PANEL.port].data_transfers,
                 "bus_ms": buses.i2c[PANEL.port].bus_ms(),
                 # /proc/PID/task/TID names every thread "python": say which is which
-                "threads": {str(t.native_id): t.name for t in threading.enumerate()}}
+                "threads": {str(t.native_id): t.name for t in threading.enumerate()},
+                **(showing(boxes[0]) if boxes else {}), **done}
         tmp = args.counters + ".tmp"
         with open(tmp, "w") as fh:
             json.dump(data, fh)

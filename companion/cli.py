@@ -325,6 +325,8 @@ def _selftest(args: argparse.Namespace) -> int:
 def _doctor(args: argparse.Namespace) -> int:
     from . import doctor
 
+    if args.bench:
+        return doctor.bench(args.config)
     return doctor.main(args.config)
 
 
@@ -435,6 +437,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="check I2C, the OLED, readers, groups and pins; "
                                       "print a fix for each problem")
     _config_arg(p)
+    p.add_argument("--bench", action="store_true",
+                   help="instead, measure how fast this box searches hints (a few seconds)")
     p.set_defaults(func=_doctor)
     p = sub.add_parser("firmware", help="install the firmware shipped with this package on "
                                         "the Pico, or check the version it runs")

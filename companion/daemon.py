@@ -38,7 +38,7 @@ from .hardware.display import Display
 from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
-from .inputs import Hold, PinBurned, Press, Release, Tag, Tick
+from .inputs import Hold, PinBurned, Press, Refresh, Release, Tag, Tick
 from .journal import CHECKPOINT_IDLE
 from .notify import Notifier
 from .session import Session
@@ -220,6 +220,8 @@ class Daemon:
             self.handle(event)
         elif isinstance(event, LinkEvent):
             self.link_changed(event)
+        elif isinstance(event, Refresh):  # a web page opened: publish the box as it is
+            self.box.refresh()
         # Anything else (a tag lifted off a pad) changes nothing in these games.
 
     def handle(self, event: Any) -> None:
@@ -556,6 +558,9 @@ def main(config_path: str | None) -> int:
                     dim_after=config.oled.dim_after,
                     analyst=Analyst(session.journal, analyses))
     started()
+    from . import hintrate
+
+    hintrate.start(state_dir)  # the hint's budget from this box's speed (kept after once)
     try:
         return daemon.run()
     finally:

@@ -436,3 +436,19 @@ def main(config_path: str | None, system: System | None = None) -> int:
         failed += finding.level == FAIL
     print(f"{failed} problem(s) found" if failed else "all good", file=sys.stderr)
     return 1 if failed else 0
+
+
+def bench(config_path: str | None) -> int:
+    """``companion doctor --bench``: the hint's search speed on this box, kept in the
+    state directory for the box's next start (see ``companion/hintrate.py``)."""
+    from . import config as configuration
+    from . import hintrate
+
+    try:
+        state_dir: Path | None = Path(configuration.load(config_path).paths.state_dir)
+    except configuration.ConfigError as exc:
+        print(str(Finding(FAIL, str(exc), "fix the line named (every key is optional)")))
+        state_dir = None
+    if state_dir is not None and not state_dir.is_dir():
+        state_dir = None  # nothing to keep it in yet: the box measures at its first start
+    return hintrate.bench(state_dir)

@@ -57,4 +57,10 @@ class Tick:
     """Time passed: advance animations and blinking by one step."""
 
 
-Event = Press | Hold | Release | Tag | PinBurned | Tick
+@dataclass(frozen=True)
+class Refresh:
+    """Not an input: draw the box again so its observers see it (a web page opened
+    while the box was building no snapshots). Changes nothing in the game."""
+
+
+Event = Press | Hold | Release | Tag | PinBurned | Refresh | Tick

@@ -39,7 +39,7 @@ from typing import IO, Any, Callable, Iterable
 from .box import Box
 from .hardware.oled import simulated_display
 from .hardware.leds import RecordingLeds
-from .inputs import BUTTONS, Hold, Press, Release, Tag, Tick
+from .inputs import BUTTONS, Hold, Press, Refresh, Release, Tag, Tick
 from . import language, parsing, recovery, statelock
 from .i18n import N_, _
 from .journal import CHECKPOINT_IDLE, Journal, JournalError
@@ -192,6 +192,9 @@ class Sim:
         return True
 
     def _input(self, event: Any) -> None:
+        if isinstance(event, Refresh):  # a web page opened: publish the box as it is
+            self.box.refresh()
+            return
         self.box.handle(event)
         self._record()
         self.settle()

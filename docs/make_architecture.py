@@ -100,12 +100,12 @@ PARTS = (
          may_import=("session", "engines")),  # engines: i18n's list of the shipped languages
     Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
          _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay",
-             "catalogs", "compile_engine")
+             "catalogs", "compile_engine", "hintrate")
          + _in("printing/", "__init__", "sheet", "qno", "qlanet"),
          may_import=ANY, third_party=ANY),
     Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),
          _in("web/", "__init__", "gate", "publish", "server", "service", "shell", "snapshot",
-             "stats", "svg"),
+             "stats", "svg", "patch"),
          devices="phones, a laptop or a TV on the local network",
          may_import=ANY, third_party=("tornado", "PIL")),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),

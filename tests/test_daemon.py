@@ -13,7 +13,7 @@ from companion.hardware.buttons import Classifier, GpioButtons
 from companion.hardware.leds import FirmwareLeds
 from companion.hardware.fake_bus import FakeBuses
 from companion.hardware.oled import open_display
-from companion.inputs import Tag
+from companion.inputs import Tag, Refresh
 from companion.journal import Journal
 from companion.notify import Notifier
 from companion.registry import Registry, sim_registry
@@ -442,3 +442,16 @@ def test_an_idle_box_checkpoints_the_journal(tmp_path, gpio):
     rig.daemon.step(0)
     assert os.path.getsize(wal) == 0 and not rig.journal._dirty
     rig.journal.close()
+
+
+def test_a_refresh_asked_by_a_web_page_publishes_the_box_and_changes_nothing(tmp_path, gpio):
+    rig = Rig(tmp_path, gpio)
+    seen = []
+    rig.box.observers.append(lambda box, image: seen.append(box.session.screen()))
+    start_game(rig)
+    inputs, frames = len(rig.session.game.inputs), rig.box.display.frames_sent
+    seen.clear()
+    rig.events.put(Refresh())
+    rig.settle()
+    assert seen == [rig.screen()]  # published once, as it is
+    assert len(rig.session.game.inputs) == inputs and rig.box.display.frames_sent == frames

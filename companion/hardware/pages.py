@@ -20,6 +20,7 @@ panel that lost its RAM is always redrawn whole.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from PIL import Image
@@ -43,6 +44,9 @@ def pages_of(image: Image.Image) -> list[bytes]:
 MERGE_GAP = 12
 
 
+_CHANGED = re.compile(rb"[^\x00]+")
+
+
 def changed_spans(old: list[bytes], new: list[bytes]) -> list[tuple[int, int, int]]:
     """(page, first column, last column) of every run of changed columns, runs closer
     than ``MERGE_GAP`` columns joined into one."""
@@ -50,16 +54,17 @@ def changed_spans(old: list[bytes], new: list[bytes]) -> list[tuple[int, int, in
     for page, (a, b) in enumerate(zip(old, new)):
         if a == b:
             continue
+        # The columns' XOR, searched for runs of non-zero bytes in C: a page is 128
+        # columns, and a Python loop over them was a good part of every frame.
+        xor = (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).to_bytes(len(a), "big")
         start = last = None
-        for i in range(COLUMNS):
-            if a[i] == b[i]:
-                continue
+        for run in _CHANGED.finditer(xor):
             if start is None:
-                start = i
-            elif i - last > MERGE_GAP:
+                start = run.start()
+            elif run.start() - last > MERGE_GAP:
                 spans.append((page, start, last))
-                start = i
-            last = i
+                start = run.start()
+            last = run.end() - 1
         spans.append((page, start, last))
     return spans
 
@@ -73,6 +78,9 @@ def windows(spans: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]
     for page, first, last in spans:
         by_page.setdefault(page, []).append((first, last))
     order = sorted(by_page)
+    # Each page's leftmost and rightmost changed column, worked out once.
+    bounds = {page: (min(a for a, _ in runs), max(b for _, b in runs))
+              for page, runs in by_page.items()}
     # best[i]: the cheapest cover of the first i changed pages, as (cost, windows)
     best: list[tuple[int, list[tuple[int, int, int, int]]]] = [(0, [])]
     for i, page in enumerate(order, 1):
@@ -83,8 +91,7 @@ def windows(spans: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]
         for j in range(i - 1, -1, -1):  # pages order[j..i-1] in one window
             if j < i - 1 and order[j] != order[j + 1] - 1:
                 break
-            lo = min(lo, *(a for a, _ in by_page[order[j]]))
-            hi = max(hi, *(b for _, b in by_page[order[j]]))
+            lo, hi = min(lo, bounds[order[j]][0]), max(hi, bounds[order[j]][1])
             cost = best[j][0] + MERGE_GAP + (page - order[j] + 1) * (hi - lo + 1)
             if cost < choice[0]:
                 choice = (cost, best[j][1] + [(order[j], page, lo, hi)])
@@ -110,13 +117,13 @@ class PageWriter:
             for page, first, last in changed_spans(self.held, new):
                 column = first + 2  # the glass shows RAM columns 2..129
                 self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
-                self.device.data(list(new[page][first:last + 1]))
+                self.device.data(bytearray(new[page][first:last + 1]))  # luma takes these
         else:
             for top, bottom, first, last in windows(changed_spans(self.held, new)):
                 self.device.command(0x21, self.colstart + first, self.colstart + last,
                                     0x22, top, bottom)
-                self.device.data([byte for page in new[top:bottom + 1]
-                                  for byte in page[first:last + 1]])
+                self.device.data(bytearray(b"".join(page[first:last + 1]
+                                                    for page in new[top:bottom + 1])))
         self.held = new
 
 

@@ -307,6 +307,55 @@ def missing(text: str) -> list[str]:
     ]
 
 
+_LINES_KEPT = 256
+"""Line masks kept (about 1 KB each): a screen's lines are mostly the ones the last
+screens drew (the title bar, menu items, the hint row)."""
+_lines: dict[tuple[str, int], tuple[int, int, Image.Image | None]] = {}
+_cells: dict[tuple[str, int], tuple[tuple[bytes, ...], int, bool]] = {}
+
+
+def _cell(char: str, scale: int) -> tuple[tuple[bytes, ...], int, bool]:
+    """``char``'s whole cell at ``scale`` as rows of 0/255 bytes, from the free row
+    above the cell to its bottom ((GLYPH_H + 1) * scale rows of its advance), with the
+    glyph's top relative to the cell's and whether anything is inked."""
+    if char not in _masks() and not _is_wide(char):
+        char = UNKNOWN  # one cell for every character without a glyph
+    cell = _cells.get((char, scale))
+    if cell is None:
+        mask, dy = _mask(char, scale)
+        width = advance(char, scale)
+        rows = [bytes(width)] * ((GLYPH_H + 1) * scale)
+        if mask is not None:
+            data, w = mask.convert("L").tobytes(), mask.width
+            for r in range(mask.height):
+                rows[scale + dy + r] = data[r * w:(r + 1) * w].ljust(width, b"\0")
+        cell = _cells[(char, scale)] = (tuple(rows), dy, mask is not None)
+    return cell
+
+
+def _line(text: str, scale: int) -> tuple[int, int, Image.Image | None]:
+    """``text`` (NFC) laid out as one mask from the row above its cells: its advance,
+    its inked top relative to the cells' top, and the mask (None when nothing is
+    inked). Kept for the next draw."""
+    line = _lines.get((text, scale))
+    if line is not None:
+        return line
+    cells = [_cells.get((char, scale)) or _cell(char, scale) for char in text]
+    width = sum(len(rows[0]) for rows, _, _ in cells)
+    top = min([0, *(dy for _, dy, inked in cells if inked)])
+    mask = None
+    if any(inked for _, _, inked in cells):
+        # Each pixel row of the line is its cells' rows joined: a line costs one
+        # paste however many characters it has (a paste per glyph was most of a
+        # screen's drawing).
+        mask = Image.frombytes("L", (width, (GLYPH_H + 1) * scale), b"".join(
+            b"".join([rows[r] for rows, _, _ in cells]) for r in range((GLYPH_H + 1) * scale)))
+    if len(_lines) >= _LINES_KEPT:
+        del _lines[next(iter(_lines))]  # the oldest: the cache stays bounded
+    line = _lines[(text, scale)] = (width, top, mask)
+    return line
+
+
 def draw_text(
     image: Image.Image, xy: tuple[int, int], text: str, fill: int = 1, scale: int = 1
 ) -> int:
@@ -324,28 +373,17 @@ def draw_text(
     text = _nfc(text)
     x, y = xy
     width, height = image.size
-    latin = _masks() if scale == 1 else {}
-    placed = []
-    top = y
-    for char in text:
-        mask, dy = latin.get(char) or _mask(char, scale)
-        if mask is not None:
-            placed.append((x, mask, dy))
-            top = min(top, y + dy)
-        x += advance(char, scale)
-    end = x
-    if (xy[0] < 0 or end - scale > width or top < 0 or y + GLYPH_H * scale > height) \
+    length, top, mask = _line(text, scale)
+    end = x + length
+    if (x < 0 or end - scale > width or y + top < 0 or y + GLYPH_H * scale > height) \
             and text.strip():
         _report(text)  # some of it falls off the screen
     elif _cuts is not None and missing(text):
         _report(text)  # a box where a letter should be is as unreadable as a cut
-    if not _paste or y >= height or y + GLYPH_H * scale <= 0:
+    if not _paste or mask is None or y >= height or y + GLYPH_H * scale <= 0:
         return end
-    colour = 255 if fill else 0
-    for left, mask, dy in placed:
-        # paste clips the partly visible glyphs at the edges itself.
-        if left < width and left + mask.width > 0:
-            image.paste(colour, (left, y + dy), mask)
+    # The mask starts a row (at scale) above the cells; paste clips what falls off.
+    image.paste(255 if fill else 0, (x, y - scale), mask)
     return end
 
 

@@ -5,6 +5,11 @@ snapshot, encodes it once and swaps it in under a lock (no I/O, no waiting on an
 client). Only the newest snapshot is kept: a page that falls behind skips straight to
 the present, so memory does not grow with slow readers. ``listen`` registers a
 thread-safe "something changed" callback (the server's event loop wake-up).
+
+With ``ask`` (a thread-safe way to have the game thread refresh the box), nothing is
+built while no page watches: the box pays for the page only when someone looks. A
+page arriving calls :meth:`watch`, which asks for a fresh snapshot if the one kept
+is stale; :meth:`fresh` says when it has come.
 """
 
 from __future__ import annotations
@@ -22,8 +27,13 @@ log = logging.getLogger(__name__)
 
 
 class Publisher:
-    def __init__(self, show_box: bool = False):
+    def __init__(self, show_box: bool = False, ask: Callable[[], None] | None = None):
         self.show_box = show_box  # send the OLED image too (the sim's box in a browser)
+        self._ask = ask  # None: build on every publish, watched or not
+        self._watchers = 0
+        self._fresh = False  # the kept snapshot is the box's latest
+        self._asked = False  # a refresh is on its way to the game thread
+        self.built = 0  # snapshots built so far (benches check the idle box builds none)
         self._lock = threading.Lock()
         self._data = b"{}"
         self._version = 0
@@ -36,6 +46,10 @@ class Publisher:
     def publish(self, box: Any, image: Image.Image | None = None) -> None:
         """Called on the game thread (a :class:`~companion.box.Box` observer). A
         failure here is logged, never raised: the page must not cost the game."""
+        with self._lock:
+            if self._ask is not None and not self._watchers:
+                self._fresh = self._asked = False  # built when a page comes
+                return
         try:
             snap = snapshot.build(box.session, image if self.show_box else None)
             data = json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()
@@ -45,10 +59,13 @@ class Publisher:
             log.exception("building the web snapshot failed; the page keeps the last one")
             return
         with self._lock:
-            if data == self._data:
-                return
-            self._data = data
-            self._version += 1
+            self.built += 1
+            was_fresh, self._fresh, self._asked = self._fresh, True, False
+            if data == self._data and was_fresh:
+                return  # nothing to send
+            if data != self._data:
+                self._data = data
+                self._version += 1
             listeners = list(self._listeners)
         for wake in listeners:
             wake()
@@ -91,6 +108,25 @@ class Publisher:
         """The latest Entanglion game in play (a copy), or None."""
         with self._lock:
             return None if self._position is None else self._position[1]
+
+    def watch(self) -> None:
+        """A page is reading (any thread): snapshots are built from now on, and a
+        stale one is refreshed at once."""
+        with self._lock:
+            self._watchers += 1
+            ask = self._ask is not None and not self._fresh and not self._asked
+            self._asked = self._asked or ask
+        if ask:
+            self._ask()
+
+    def unwatch(self) -> None:
+        with self._lock:
+            self._watchers -= 1
+
+    def fresh(self) -> bool:
+        """Whether :meth:`latest` is the box as it is now (always, without ``ask``)."""
+        with self._lock:
+            return self._fresh or self._ask is None
 
     def history(self) -> bytes:
         with self._lock:

@@ -13,9 +13,11 @@ Safety, by construction:
   web site whose name is made to point at the box (DNS rebinding) gets nothing;
 * connections are taken by :class:`~companion.web.gate.Gate`: bounded in number, per
   client too, and accepting pauses instead of spinning when file handles run out;
-* at most :data:`MAX_STREAMS` live streams; a stream sends only the newest snapshot
-  (never a backlog) and a client that does not take it within :data:`SLOW_CLIENT`
-  seconds is dropped, so neither memory nor the game thread waits on a reader;
+* at most :data:`MAX_STREAMS` live streams (a page past them is told the box is full,
+  and tries again later); a stream sends only the newest snapshot (never a backlog),
+  as a patch of the one it sent before when it has it (:mod:`.patch`), and a client
+  that does not take it within :data:`SLOW_CLIENT` seconds is dropped, so neither
+  memory nor the game thread waits on a reader;
 * POSTs need a JSON body, a same-origin ``Origin`` (scheme, host and port, when sent),
   and a CSRF token that is both a ``SameSite=Strict`` cookie and a header (a cross-site
   page can set neither);
@@ -47,13 +49,16 @@ import tornado.web
 
 from .. import i18n
 from ..inputs import BUTTONS, Hold, Press, Release, Tag
-from . import svg
+from . import patch, svg
 from .gate import Gate, client_key
 from .publish import Publisher
 
 log = logging.getLogger(__name__)
 
-MAX_STREAMS = 64  # phones, a TV and a laptop or two; beyond this a page is refused
+MAX_STREAMS = 256  # a classroom of phones; a page beyond this is told the box is full
+FULL_RETRY = 60_000  # ms before a page told the box is full tries again
+FRESH_WAIT = 2.0  # seconds a page waits for the game thread's first snapshot
+PATCHES_KEPT = 8  # a stream further behind than this many snapshots gets the whole
 SLOW_CLIENT = 5.0  # seconds a stream may take to accept one snapshot
 STREAM_SNDBUF = 64 * 1024  # kernel send buffer per stream: what a silent client can hold
 HEARTBEAT = 15.0  # seconds between keep-alive comments (a dead client is noticed)
@@ -180,6 +185,12 @@ class _Feed:
         self.loop = loop
         self.version = -1
         self.data = b"{}"
+        self.snap: dict[str, Any] = {}
+        self.full = b"data: {}\n\n"  # the whole snapshot as a stream's message
+        # version -> (next version, the patch message between them), the latest few:
+        # a stream a version or two behind (an input and its die's first tick come
+        # close together) is sent the patches in turn, not the whole.
+        self.steps: dict[int, tuple[int, bytes]] = {}
         self.changed = asyncio.Event()
         publisher.listen(self.wake)
 
@@ -198,12 +209,29 @@ class _Feed:
         if version != self.version:
             snap = json.loads(raw) if raw else {}
             if snap.get("game") == "entanglion":
-                snap["board_svg"] = svg.entanglion_board(snap)
+                snap["board_svg"] = svg.entanglion_board_parts(snap)  # joined by the page
                 if snap.get("end"):
                     snap["end_svg"] = svg.end_plots(snap["end"])
-            self.version, self.data = version, json.dumps(
+            change = patch.diff(self.snap, snap) if self.version >= 0 else None
+            if change is not None:
+                self.steps[self.version] = (version, b"event: patch\ndata: " + json.dumps(
+                    change, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n")
+                while len(self.steps) > PATCHES_KEPT:
+                    del self.steps[next(iter(self.steps))]
+            self.version, self.snap, self.data = version, snap, json.dumps(
                 snap, ensure_ascii=False, separators=(",", ":")).encode()
+            self.full = b"data: " + self.data + b"\n\n"
         return self.version, self.data
+
+    def message(self, sent: int) -> tuple[int, bytes]:
+        """The latest version and what takes a stream that has version ``sent`` to it:
+        the patches since, when they are kept, else the whole snapshot."""
+        version, _ = self.latest()
+        messages = []
+        while sent != version and sent in self.steps:
+            sent, message = self.steps[sent]
+            messages.append(message)
+        return version, b"".join(messages) if sent == version else self.full
 
 
 class _Base(tornado.web.RequestHandler):
@@ -269,8 +297,8 @@ def page_catalog(code: str) -> bytes:
 
 
 class _Catalog(_Base):
-    def get(self) -> None:
-        snap = json.loads(self.server.feed.latest()[1] or b"{}")
+    async def get(self) -> None:
+        snap = json.loads(await self.server.current() or b"{}")
         code = snap.get("language") or i18n.language()
         if code not in i18n.LANGUAGES:
             code = i18n.DEFAULT
@@ -280,17 +308,19 @@ class _Catalog(_Base):
 
 
 class _Snapshot(_Base):
-    def get(self) -> None:
+    async def get(self) -> None:
+        data = await self.server.current()
         self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
-        self.finish(self.server.feed.latest()[1])
+        self.finish(data)
 
 
 class _History(_Base):
     """Every finished game in the journal, with its plots (drawn here, not on the
     game thread: the publisher hands over numbers only)."""
 
-    def get(self) -> None:
+    async def get(self) -> None:
+        await self.server.current()  # the game thread reads the journal's list then
         data = self.server.publisher.history()
         if data != self.server.history_source:
             history = json.loads(data)
@@ -303,8 +333,8 @@ class _History(_Base):
 
 
 class _Qasm(_Base):
-    def get(self) -> None:
-        snap = json.loads(self.server.feed.latest()[1])
+    async def get(self) -> None:
+        snap = json.loads(await self.server.current())
         if snap.get("game") != "qno":
             self.deny(404, "no QNO game in play")
         self.set_header("Content-Type", "text/plain; charset=utf-8")
@@ -313,27 +343,34 @@ class _Qasm(_Base):
 
 
 class _Events(_Base):
-    """Server-sent events: one ``data:`` line per snapshot; ``retry`` makes the
-    browser reconnect by itself within a second when the box restarts."""
+    """Server-sent events: a ``data:`` line with the whole snapshot first, then an
+    ``event: patch`` per change (the whole again after a skipped version); ``retry``
+    makes the browser reconnect by itself within a second when the box restarts. Past
+    :data:`MAX_STREAMS`, one ``event: full`` says so and the page retries later."""
 
     async def get(self) -> None:
         s = self.server
+        self.set_header("Content-Type", "text/event-stream")
+        self.set_header("Cache-Control", "no-store")
         if s.streams >= MAX_STREAMS:
-            self.deny(503, "too many pages open")
+            log.info("a page was told the box is full (%d pages open)", s.streams)
+            self.finish(f"retry: {FULL_RETRY}\nevent: full\ndata: "
+                        f'{{"pages":{s.streams}}}\n\n')
+            return
         s.streams += 1
+        s.publisher.watch()
         try:
             sock = self.request.connection.stream.socket
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SNDBUF)
-            self.set_header("Content-Type", "text/event-stream")
-            self.set_header("Cache-Control", "no-store")
             self.write("retry: 1000\n\n")
+            await s.fresh()
             sent = -1
             while not s.stopping:
                 waiting = s.feed.changed  # taken first: a publish after it wakes us
-                version, data = s.feed.latest()
+                version, message = s.feed.message(sent)
                 if version != sent:
                     sent = version
-                    self.write(b"data: " + data + b"\n\n")
+                    self.write(message)
                 else:
                     try:
                         await asyncio.wait_for(waiting.wait(), HEARTBEAT)
@@ -350,6 +387,7 @@ class _Events(_Base):
             return
         finally:
             s.streams -= 1
+            s.publisher.unwatch()
 
 
 class _Post(_Base):
@@ -401,6 +439,7 @@ class _Hint(_Post):
         if not s.may_play(self):
             self.deny(403, "this page may only watch" if s.pairing is None
                       else "pair this browser first (the PIN is on the box's screen)")
+        await s.current()  # the position is kept by the game thread's publishing
         game = s.publisher.position()
         if game is None:
             self.deny(404, "no Entanglion game in play")
@@ -529,6 +568,26 @@ class WebServer:
         except (ValueError, AttributeError, OSError):
             return False
         return asked == here
+
+    async def current(self) -> bytes:
+        """The latest snapshot, for a request outside a stream: when no page was open
+        it is stale, and the game thread is asked for a fresh one (waited for briefly)."""
+        self.publisher.watch()
+        try:
+            await self.fresh()
+        finally:
+            self.publisher.unwatch()
+        return self.feed.latest()[1]
+
+    async def fresh(self) -> None:
+        """Once watched: wait (briefly) until the game thread has published the box as
+        it is, if no page was open before (it built nothing meanwhile)."""
+        waiting = self.feed.changed  # taken first: a publish after it wakes us
+        if not self.publisher.fresh():
+            try:
+                await asyncio.wait_for(waiting.wait(), FRESH_WAIT)
+            except asyncio.TimeoutError:
+                pass
 
     def may_play(self, handler: tornado.web.RequestHandler) -> bool:
         if self.inputs is None:

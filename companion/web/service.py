@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..inputs import PinBurned
+from ..inputs import PinBurned, Refresh
 from .publish import Publisher
 from .server import Pairing, WebServer
 
@@ -21,7 +21,9 @@ def start(web: Any, box: Any, put: Callable[[Any], None],
           pairing: Pairing | None) -> WebServer:
     """Serve ``box`` on ``web.address:web.port``; paired browsers' presses go to ``put``
     (the daemon's event queue), like the buttons'. Read-only without ``pairing``."""
-    publisher = Publisher(show_box=False)
+    # Snapshots are built only while a page is open; one arriving asks the game
+    # thread for a fresh one through the same queue as the inputs.
+    publisher = Publisher(show_box=False, ask=lambda: put(Refresh()))
     server = WebServer(publisher, web.address, web.port,
                        inputs=put if pairing is not None else None, pairing=pairing)
     box.observers.append(publisher.publish)

@@ -15,6 +15,7 @@ import sys
 import threading
 from typing import IO, Any, Iterable
 
+from ..inputs import Refresh
 from .publish import Publisher
 from .server import WebServer
 
@@ -46,7 +47,7 @@ def cards(registry: Any) -> list[dict[str, str]]:
 def start(sim: Any, address: str, events: queue.SimpleQueue) -> WebServer:
     """Publish the sim's box and serve it; the page's inputs go on ``events``."""
     host, port = parse_address(address)
-    publisher = Publisher(show_box=True)
+    publisher = Publisher(show_box=True, ask=lambda: events.put(Refresh()))
     server = WebServer(publisher, host, port, inputs=events.put, box_mode=True,
                        cards=cards(sim.registry),
                        pads=tuple(sorted(sim.box.session.config.pads)))

@@ -69,6 +69,13 @@ def _path(p: board.Path) -> list[str]:
 
 def entanglion_board(snap: Mapping[str, Any]) -> str:
     """The board with both ships, the components on planets and the detection track."""
+    return "".join(entanglion_board_parts(snap))
+
+
+def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
+    """The board's SVG in pieces that stay put: the same number in every position,
+    each planet with what is on it in one piece, so a move changes two pieces (the
+    page is sent those only; see :mod:`.patch`)."""
     ships = snap.get("ships") or {}
     parts = (snap.get("components") or {}).get("planets") or {}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT + 70}" '
@@ -88,23 +95,24 @@ def entanglion_board(snap: Mapping[str, Any]) -> str:
     for planet in board.PLANETS:
         x, y = AT[planet]
         here = [s for s in board.SHIPS if ships.get(s) == planet]
-        out.append(f'<g class="planet" data-planet="{planet}">'
-                   f'<circle cx="{x}" cy="{y}" r="20" fill="#1f2937" stroke="{INK}" '
-                   f'stroke-width="{3 if here else 1}"/>'
-                   + _t(x, y + 5, LABEL[planet], "name", 15) + "</g>")
+        piece = (f'<g class="planet" data-planet="{planet}">'
+                 f'<circle cx="{x}" cy="{y}" r="20" fill="#1f2937" stroke="{INK}" '
+                 f'stroke-width="{3 if here else 1}"/>'
+                 + _t(x, y + 5, LABEL[planet], "name", 15) + "</g>")
         if planet in parts:
-            out.append(f'<g class="component" data-planet="{planet}">'
-                       f'<rect x="{x - 9}" y="{y - 36}" width="18" height="10" rx="2" '
-                       f'fill="#facc15"/><title>{escape(_pretty(parts[planet]))}</title></g>')
+            piece += (f'<g class="component" data-planet="{planet}">'
+                      f'<rect x="{x - 9}" y="{y - 36}" width="18" height="10" rx="2" '
+                      f'fill="#facc15"/><title>{escape(_pretty(parts[planet]))}</title></g>')
         for i, ship in enumerate(here):
             dx = -14 if ship == board.MERCURIAL else 14
             colour = BLUE if ship == board.MERCURIAL else RED
-            out.append(f'<circle class="ship {ship}" data-planet="{planet}" cx="{x + dx}" '
-                       f'cy="{y + 24}" r="8" fill="{colour}" stroke="#fff" stroke-width="1.5">'
-                       f'<title>{ship.capitalize()}</title></circle>')
+            piece += (f'<circle class="ship {ship}" data-planet="{planet}" cx="{x + dx}" '
+                      f'cy="{y + 24}" r="8" fill="{colour}" stroke="#fff" stroke-width="1.5">'
+                      f'<title>{ship.capitalize()}</title></circle>')
+        out.append(piece)
     out += _track(snap.get("detection") or {}, HEIGHT + 10)
     out.append("</svg>")
-    return "".join(out)
+    return out
 
 
 def _pretty(name: str) -> str:

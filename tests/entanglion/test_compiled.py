@@ -113,3 +113,4 @@ def test_the_compiled_engine_plays_exactly_like_the_pure_python_one():
     assert pure["compiled"] == []
     assert built["compiled"] == compiled.loaded_compiled()
     assert built["digest"] == pure["digest"]
+

@@ -111,3 +111,27 @@ def test_pages_and_spans():
     image.putpixel((60, 0), 1)  # far from it: a run of its own
     assert changed_spans(blank, pages_of(image))[:2] == [(0, 3, 10), (0, 60, 60)]
     assert changed_spans(pages, pages) == []
+
+
+def test_spans_are_the_changed_columns_joined_across_short_gaps():
+    import random
+
+    from companion.hardware.pages import MERGE_GAP
+
+    def reference(old, new):  # column by column, as the spans are defined
+        spans = []
+        for page, (a, b) in enumerate(zip(old, new)):
+            changed = [i for i in range(len(a)) if a[i] != b[i]]
+            for i in changed:
+                if spans and spans[-1][0] == page and i - spans[-1][2] <= MERGE_GAP:
+                    spans[-1] = (page, spans[-1][1], i)
+                else:
+                    spans.append((page, i, i))
+        return spans
+
+    rng = random.Random(5)
+    for _ in range(300):
+        old = [bytes(rng.randrange(4) for _ in range(128)) for _ in range(8)]
+        new = [bytes(b if rng.random() < 0.9 else b ^ 1 << rng.randrange(8) for b in page)
+               for page in old]
+        assert changed_spans(old, new) == reference(old, new)

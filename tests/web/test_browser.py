@@ -156,18 +156,24 @@ def test_the_page_reconnects_by_itself_when_the_box_restarts(tmp_path, driver):
     sim = make_sim(tmp_path / "b")
     sim.run("press down")
     server = None
+    events: queue.SimpleQueue = queue.SimpleQueue()
     for _ in range(50):  # the old socket may linger a moment
         try:
-            server = start(sim, f"127.0.0.1:{port}", queue.SimpleQueue())
+            server = start(sim, f"127.0.0.1:{port}", events)
             break
         except OSError:
             time.sleep(0.1)
     assert server is not None
     try:
         wait_for(lambda: text(driver, "link") == "live", timeout=10, what="the reconnection")
-        wait_for(lambda: driver.execute_script(
-            "return document.querySelector('#prompt-items li.cursor').textContent")
-            != "New Entanglion", timeout=5)
+
+        def cursor() -> str:
+            while not events.empty():  # the game thread: the page asks it for a snapshot
+                sim._input(events.get())
+            return driver.execute_script(
+                "return document.querySelector('#prompt-items li.cursor').textContent")
+
+        wait_for(lambda: cursor() != "New Entanglion", timeout=5)
     finally:
         server.stop()
         sim.box.session.journal.close()
@@ -211,3 +217,29 @@ def test_the_hint_button_shows_the_box_s_hint_and_clears_when_the_game_moves(
     rig.run("press down")  # the first move of the move menu, under its Hint
     rig.run("press ok")
     wait_for(lambda: items() == [], what="the stale hint to go")
+
+
+def test_the_page_follows_a_whole_game_through_patches(rig, driver):
+    """After its first snapshot a page is sent only what changed: what it shows at the
+    end is the box's last snapshot, rebuilt in the browser."""
+    from companion.autoplay import AutoPlayer
+
+    driver.get(rig.server.url)
+    wait_for(lambda: text(driver, "link") == "live")
+    player = AutoPlayer(6)
+    for _ in range(400):
+        with rig.lock:
+            cmd = player.next_command(rig.sim.box.session)
+        if cmd is None:
+            break
+        rig.run(cmd)
+        rig.wait_idle()
+    want = rig.snapshot()
+    wait_for(lambda: driver.execute_script("return last && last.game_id") == want["game_id"]
+             and driver.execute_script("return JSON.stringify(last.log)")
+             == json.dumps(want["log"], ensure_ascii=False, separators=(",", ":")),
+             timeout=10, what="the page's log")
+    got = driver.execute_script("return last")
+    assert got["board_svg"] == rig.server.feed.snap["board_svg"]
+    assert {k: v for k, v in got.items() if k != "board_svg"} == \
+        {k: v for k, v in want.items() if k != "board_svg"}

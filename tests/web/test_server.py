@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from companion.web import patch
 from companion.web import server as web
 from companion.web.publish import Publisher
 from companion.web.server import WebServer
@@ -29,15 +30,31 @@ def _stream(port: int, timeout: float = 5.0) -> socket.socket:
     return sock
 
 
-def _next_snapshot(sock: socket.socket, buf: bytearray, timeout: float = 5.0) -> dict:
+class _Buffer(bytearray):
+    """What a stream has sent and not been read yet, and the snapshot it last gave."""
+
+    last: dict | None = None
+
+
+def _next_snapshot(sock: socket.socket, buf: _Buffer, timeout: float = 5.0) -> dict:
+    """The next snapshot on a stream, as a page sees it: the whole, or the last one
+    with a patch applied (as app.js applies it)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        start = buf.find(b"data: ")
-        end = buf.find(b"\n\n", start) if start >= 0 else -1
+        end = buf.find(b"\n\n")
         if end >= 0:
-            line = bytes(buf[start + 6:end])
+            message = bytes(buf[:end])
             del buf[:end + 2]
-            return json.loads(line)
+            fields = dict(line.split(b": ", 1) for line in message.split(b"\n")
+                          if b": " in line)
+            if b"data" not in fields:
+                continue  # the retry line, a keep-alive
+            data = json.loads(fields[b"data"])
+            if fields.get(b"event") == b"patch":
+                assert buf.last is not None, "a patch before any snapshot"
+                data = patch.apply(buf.last, data)
+            buf.last = data
+            return data
         chunk = sock.recv(65536)
         if not chunk:
             raise AssertionError("stream closed")
@@ -67,7 +84,7 @@ def test_no_file_is_reachable_through_the_web(rig, path):
 
 def test_a_press_from_the_page_changes_the_game_and_is_pushed_within_a_second(rig):
     sock = _stream(rig.server.port)
-    buf = bytearray()
+    buf = _Buffer()
     first = _next_snapshot(sock, buf)
     assert first["mode"] == "menu" and first["oled"]
     t0 = time.monotonic()
@@ -164,7 +181,7 @@ def test_the_server_binds_only_the_address_it_is_given(rig):
 
 def test_many_clients_all_get_each_update(rig):
     socks = [_stream(rig.server.port) for _ in range(30)]
-    bufs = [bytearray() for _ in socks]
+    bufs = [_Buffer() for _ in socks]
     for s, b in zip(socks, bufs):
         _next_snapshot(s, b)
     rig.run("press down")
@@ -178,8 +195,9 @@ def test_streams_beyond_the_limit_are_refused(rig, monkeypatch):
     monkeypatch.setattr(web, "MAX_STREAMS", 3)
     socks = [_stream(rig.server.port) for _ in range(3)]
     for s in socks:
-        _next_snapshot(s, bytearray())
-    assert rig.request("GET", "/events")[0] == 503
+        _next_snapshot(s, _Buffer())
+    status, _, body = rig.request("GET", "/events")
+    assert status == 200 and b"event: full" in body  # the page says so, and retries later
     for s in socks:
         s.close()
 
@@ -192,7 +210,7 @@ def test_a_client_that_never_reads_neither_stalls_the_game_nor_grows_memory(rig,
     silent.connect(("127.0.0.1", rig.server.port))
     silent.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     reader = _stream(rig.server.port)
-    buf = bytearray()
+    buf = _Buffer()
     _next_snapshot(reader, buf)
     # Snapshot after snapshot while one client reads nothing: each is taken by the
     # reader before the next input, so every one is offered to the silent client too
@@ -238,7 +256,7 @@ def test_a_stream_reconnects_after_the_box_restarts(tmp_path):
     first = Rig(tmp_path)
     port = first.server.port
     sock = _stream(port)
-    _next_snapshot(sock, bytearray())
+    _next_snapshot(sock, _Buffer())
     first.close()
     sock.settimeout(5)
     rest = b""
@@ -423,3 +441,56 @@ def test_a_watch_only_page_may_not_ask_for_hints(tmp_path):
         assert status == 403 and "watch" in body["error"]
     finally:
         server.stop()
+
+
+def test_no_snapshot_is_built_while_no_page_is_open_and_a_page_gets_the_box_as_it_is(rig):
+    for line in ("press ok", "press down"):
+        rig.run(line)
+    rig.wait_idle()
+    assert rig.server.publisher.built == 0  # the box played without paying for the page
+    sock = _stream(rig.server.port)
+    snap = _next_snapshot(sock, _Buffer())
+    assert snap["mode"] == "setup" and snap["screen"]["cursor"] == 1
+    assert rig.server.publisher.built == 1
+    sock.close()
+    assert rig.snapshot()["screen"]["cursor"] == 1  # and so does a page without a stream
+
+
+def test_a_refresh_that_changes_nothing_sends_nothing(rig):
+    sock = _stream(rig.server.port)
+    buf = _Buffer()
+    _next_snapshot(sock, buf)
+    version = rig.server.publisher.latest()[0]
+    built = rig.server.publisher.built
+    with rig.lock:
+        rig.sim.box.refresh()  # a blink: the LEDs change, the page's picture does not
+    assert rig.server.publisher.built == built + 1
+    assert rig.server.publisher.latest()[0] == version
+    rig.run("press down")
+    assert _next_snapshot(sock, buf)["screen"]["cursor"] == 1  # the next is the press
+    sock.close()
+
+
+def test_a_stream_a_few_snapshots_behind_is_sent_the_patches_in_turn():
+    import asyncio
+
+    publisher = Publisher()
+    loop = asyncio.new_event_loop()
+    try:
+        feed = web._Feed(publisher, loop)
+        snaps, versions = [], []
+        for i in range(web.PATCHES_KEPT + 4):
+            snaps.append({"mode": "game", "turn": i, "log": [f"line {n}" for n in range(i)]})
+            with publisher._lock:  # as publish swaps a new snapshot in
+                publisher._data, publisher._version = json.dumps(snaps[-1]).encode(), i + 1
+            versions.append(feed.latest()[0])
+        version, message = feed.message(versions[-3])
+        assert version == versions[-1] and message.count(b"event: patch") == 2
+        page = snaps[-3]
+        for event in message.split(b"\n\n")[:-1]:
+            page = patch.apply(page, json.loads(event.split(b"data: ", 1)[1]))
+        assert page == snaps[-1]
+        assert feed.message(versions[0])[1].startswith(b"data: ")  # too far behind: whole
+        assert feed.message(versions[-1])[1] == b""  # up to date: nothing
+    finally:
+        loop.close()

@@ -54,12 +54,20 @@ PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a l
 _BEATEN_BY = {"probe": 3}  # a PROBE detects unless the modified roll beats 3
 
 
-def budget_for_ms(ms: int) -> int:
-    """The work (engine inputs) a time budget on a Zero 2 W buys; at least one input."""
-    return max(1, int(ms) * PI_INPUTS_PER_MS)
+def budget_for_ms(ms: int, rate: float | None = None) -> int:
+    """The work (engine inputs) a time budget buys at ``rate`` inputs per ms (the box's
+    measured rate, see :func:`use_rate`; the Zero 2 W estimate until then)."""
+    return max(1, int(int(ms) * (rate or PI_INPUTS_PER_MS)))
 
 
 DEFAULT_BUDGET = budget_for_ms(DEFAULT_BUDGET_MS)
+
+
+def use_rate(rate: float) -> None:
+    """The box measured its own rate (``companion/hintrate.py``, at start): the default
+    budget is what it gets through in DEFAULT_BUDGET_MS."""
+    global DEFAULT_BUDGET
+    DEFAULT_BUDGET = budget_for_ms(DEFAULT_BUDGET_MS, rate)
 
 
 def _playout_copy(game: Entanglion) -> Entanglion:

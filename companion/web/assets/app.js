@@ -123,7 +123,8 @@ const status = (s) => ({playing: _("playing"), won: _("won"), lost: _("lost"),
 function renderEntanglion(s, root) {
   const holder = el("div", null, "board-holder");
   // The board is SVG drawn by the box from its own data (every text in it escaped).
-  holder.innerHTML = s.board_svg || "";
+  // In pieces that stay put, so a move sends the two that changed.
+  holder.innerHTML = (s.board_svg || []).join("");
   root.append(holder);
   const facts = el("div", null, "facts");
   const turn = s.turn.player ? SHIP[s.turn.player] : "—";
@@ -303,10 +304,37 @@ function render(s) {
   log.scrollTop = log.scrollHeight;
 }
 
+// A patch takes the last snapshot to the next (what changed only; see the box's
+// web/patch.py): objects get set, del and sub; lists drop and add, or at.
+function patched(old, p) {
+  if (Array.isArray(old)) {
+    if (!p.at) return old.slice(p.drop).concat(p.add);
+    const out = old.slice();
+    for (const [i, v] of Object.entries(p.at)) out[+i] = v;
+    return out;
+  }
+  const out = Object.assign({}, old);
+  for (const k of p.del || []) delete out[k];
+  Object.assign(out, p.set || {});
+  for (const [k, sub] of Object.entries(p.sub || {})) out[k] = patched(out[k], sub);
+  return out;
+}
+
 function connect() {
   const source = new EventSource("/events");
   source.onopen = () => { $("link").textContent = _("live"); $("link").className = "link up"; };
   source.onmessage = (e) => render(JSON.parse(e.data));
+  source.addEventListener("patch", (e) => { if (last) render(patched(last, JSON.parse(e.data))); });
+  source.addEventListener("full", () => {  // every page the box can feed is open
+    source.close();
+    $("link").textContent = _("The box is full: too many pages are open. Trying again in a minute.");
+    $("link").className = "link down";
+    if (!last) {
+      $("game").hidden = false;
+      $("game").textContent = _("The box is full: too many pages are open. Close one, or wait: this page tries again in a minute.");
+    }
+    setTimeout(connect, 60000);
+  });
   source.onerror = () => {
     $("link").textContent = _("reconnecting…");
     $("link").className = "link down";
