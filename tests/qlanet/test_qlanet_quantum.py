@@ -157,3 +157,18 @@ def test_describe():
     yy = qm.xq(0) | qm.xq(1) | qm.zq(0) | qm.zq(1)  # X^x Z^z = (XZ)(XZ) = -YY
     assert qm.describe(yy) == "-YY......."
     assert qm.describe(qm.zq(8) | qm.UNKNOWN) == "?........Z"
+
+
+def test_a_measurement_keeps_what_the_viewer_knows_by_pivoting_on_a_known_sign():
+    """Three rows anticommute with Z0: X0 with an unknown sign (after someone else's
+    secret), X0X1 and X0X2 with known signs. The measurement must replace a known row,
+    so the known product X1X2 survives; pivoting on the unknown row would wrongly
+    turn every other sign unknown, and the viewer would be told a coin where it knows."""
+    x12 = qm.xq(1) | qm.xq(2)
+    gens = [qm.xq(0) | qm.UNKNOWN, qm.xq(0) | qm.xq(1), qm.xq(0) | qm.xq(2) | qm.SIGN]
+    gens += [qm.zq(q) for q in range(3, 9)]
+    assert qm.measure(gens, qm.zq(0), 1) == 1
+    assert qm.Group(qm.known(gens)).rank == 8  # Z0 learnt, X1X2 kept, X0 still unknown
+    assert qm.measure(gens[:], x12, None, coin=0) == 1  # -X1X2: certain, the coin ignored
+    assert qm.measure(gens[:], x12, None, coin=1) == 1
+    assert {qm.measure(gens[:], qm.xq(1), None, coin=c) for c in (0, 1)} == {0, 1}  # X1: not
