@@ -19,7 +19,9 @@ tests reach which function; a mutant then runs only the tests that reach its fun
 every verdict in the folder, so a run stopped by ``--minutes`` or Ctrl-C resumes where
 it stopped, and only mutants of functions whose source changed are tested again.
 
-The report counts mutants killed (a test failed), timed out (the tests ran far longer
+Against each mutant the random-game property tests play ``--games`` games (default 100)
+instead of the default suite's thousands, so the score is a lower bound of the whole
+suite's. The report counts mutants killed (a test failed), timed out (the tests ran far longer
 than unmutated: a hang, which counts as caught), survived, and not yet run. Survivors
 that cannot change any rule are listed in ``bench/mutation-equivalent.txt`` with the
 reason (one ``name : why`` a line); the score after triage leaves them out::
@@ -67,6 +69,8 @@ IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "*.so")
 # One process per mutant (no xdist inside), a fixed hypothesis seed so a verdict
 # is reproducible, and no cache of failures from one mutant to the next.
 PYTEST_ARGS = ["-n", "0", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
+# The property tests' game counts (the default suite plays 2,000-3,000 of each game).
+GAME_COUNTS = ("COMPANION_QNO_GAMES", "COMPANION_QLANET_GAMES", "COMPANION_PROPERTY_GAMES")
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
           34: "skipped", 36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout",
           255: "timeout", 37: "killed", None: "not run"}
@@ -116,11 +120,15 @@ def prepare(game: str) -> Path:
     return work
 
 
-def run(game: str, work: Path, jobs: int, minutes: float | None) -> float:
+def run(game: str, work: Path, jobs: int, minutes: float | None, games: int) -> float:
     """``mutmut run`` in the game's folder (stopped after ``minutes``); seconds taken."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
     # The property tests would start a process per core for each mutant: one is enough.
     env.update(COMPANION_PROPERTY_WORKERS="1", COMPANION_QLANET_WORKERS="1")
+    # Each random-game test plays ``games`` games, not the default suite's thousands: a
+    # surviving mutant runs every test that reaches it, and under mutmut's trampolines
+    # the default count costs minutes per survivor.
+    env.update({var: str(games) for var in GAME_COUNTS})
     mutmut = Path(sys.executable).with_name("mutmut")
     cmd = [str(mutmut) if mutmut.exists() else "mutmut", "run", "--max-children", str(jobs)]
     log = open(work / "mutmut.log", "a", encoding="utf-8")
@@ -211,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=GAMES, action="append",
                         help="only this game (repeatable; default: qno, qlanet, entanglion)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants at a time (default 2)")
+    parser.add_argument("--games", type=int, default=100,
+                        help="random games per property test for each mutant (default 100)")
     parser.add_argument("--minutes", type=float,
                         help="stop each game's run after this long (it resumes next time)")
     parser.add_argument("--report-only", action="store_true",
@@ -229,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.report_only:
             work = prepare(game)
             print(f"[{game}] mutmut in {work.relative_to(ROOT)} (log: mutmut.log)", flush=True)
-            seconds = run(game, work, args.jobs, args.minutes)
+            seconds = run(game, work, args.jobs, args.minutes, args.games)
             print(f"  [{game}] {seconds / 60:.1f} minutes", flush=True)
         counts, unexplained, stale = summary(game)
         print(score_line(game, counts), flush=True)
