@@ -10,6 +10,7 @@ game's tests against each::
     python bench/mutation.py --game qno --jobs 2   # one game, two mutants at a time
     python bench/mutation.py --game qno --minutes 30   # stop after 30 minutes
     python bench/mutation.py --game qno --report-only  # the scores of what has run
+    python bench/mutation.py --game qno --retest   # survivors again, after new tests
 
 Each game gets its own working folder (``build/mutation/<game>``): a copy of the
 package, the tests and the examples, with a ``[tool.mutmut]`` section naming the
@@ -120,7 +121,8 @@ def prepare(game: str) -> Path:
     return work
 
 
-def run(game: str, work: Path, jobs: int, minutes: float | None, games: int) -> float:
+def run(game: str, work: Path, jobs: int, minutes: float | None, games: int,
+        names: list[str] = ()) -> float:
     """``mutmut run`` in the game's folder (stopped after ``minutes``); seconds taken."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
     # The property tests would start a process per core for each mutant: one is enough.
@@ -130,7 +132,8 @@ def run(game: str, work: Path, jobs: int, minutes: float | None, games: int) -> 
     # the default count costs minutes per survivor.
     env.update({var: str(games) for var in GAME_COUNTS})
     mutmut = Path(sys.executable).with_name("mutmut")
-    cmd = [str(mutmut) if mutmut.exists() else "mutmut", "run", "--max-children", str(jobs)]
+    cmd = [str(mutmut) if mutmut.exists() else "mutmut", "run", "--max-children", str(jobs),
+           *names]
     log = open(work / "mutmut.log", "a", encoding="utf-8")
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -223,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="random games per property test for each mutant (default 100)")
     parser.add_argument("--minutes", type=float,
                         help="stop each game's run after this long (it resumes next time)")
+    parser.add_argument("--retest", action="store_true",
+                        help="run only the unexplained survivors again (after new tests)")
     parser.add_argument("--report-only", action="store_true",
                         help="do not run: report what the working folders hold")
     parser.add_argument("--survivors", action="store_true",
@@ -239,7 +244,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.report_only:
             work = prepare(game)
             print(f"[{game}] mutmut in {work.relative_to(ROOT)} (log: mutmut.log)", flush=True)
-            seconds = run(game, work, args.jobs, args.minutes, args.games)
+            names = summary(game)[1] if args.retest else []
+            if args.retest and not names:
+                print(f"[{game}] no unexplained survivors to test again")
+                continue
+            seconds = run(game, work, args.jobs, args.minutes, args.games, names)
             print(f"  [{game}] {seconds / 60:.1f} minutes", flush=True)
         counts, unexplained, stale = summary(game)
         print(score_line(game, counts), flush=True)
