@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.qno import Qno, circuit
-from companion.games.qno.cards import parse
+from companion.games.qno.cards import label, parse
 from qno_helpers import dealt
 
 OPS = [{"op": "x", "qubit": 0, "why": "prep"}, {"op": "x", "qubit": 1, "why": "value"},
@@ -30,6 +30,11 @@ def test_qasm_gives_each_measurement_its_own_register():
         "barrier q[0],q[1];", "measure q -> m1;  // read |10>",
         "x q[0];  // played", "barrier q[0],q[1];", "measure q -> m2;"]
     assert circuit.qasm([]) == 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\n'
+
+
+def test_labels_name_the_state_and_the_value():
+    assert [label(c) for c in ("01_7", "10_0", "11_skip", "00_draw_two", "H")] == [
+        "|01> 7", "|10> 0", "|11> Skip", "|00> +2", "H"]
 
 
 @pytest.mark.parametrize("name", ["00_zz", "02_7", "007", "00_", "_7", "00_draw", "h", ""])
