@@ -204,6 +204,11 @@ def summary(game: str, seconds: float | None = None) -> tuple[dict[str, int], li
     return counts, unexplained, stale
 
 
+def unreached(game: str) -> list[str]:
+    """Mutants no test reached (worth a new run once a test reaches their function)."""
+    return sorted(k for k, v in verdicts(game).items() if v == "no tests")
+
+
 def score_line(game: str, counts: dict[str, int]) -> str:
     caught = counts["killed"] + counts["timeout"]
     tested = caught + counts["survived"] + counts["suspicious"]
@@ -227,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float,
                         help="stop each game's run after this long (it resumes next time)")
     parser.add_argument("--retest", action="store_true",
-                        help="run only the unexplained survivors again (after new tests)")
+                        help="run only the unexplained survivors and the mutants no test "
+                        "reached again (after new tests)")
     parser.add_argument("--report-only", action="store_true",
                         help="do not run: report what the working folders hold")
     parser.add_argument("--survivors", action="store_true",
@@ -244,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.report_only:
             work = prepare(game)
             print(f"[{game}] mutmut in {work.relative_to(ROOT)} (log: mutmut.log)", flush=True)
-            names = summary(game)[1] if args.retest else []
+            names = summary(game)[1] + unreached(game) if args.retest else []
             if args.retest and not names:
                 print(f"[{game}] no unexplained survivors to test again")
                 continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.qno import Qno, circuit
-from companion.games.qno.cards import label, parse
+from companion.games.qno.cards import is_gate, label, parse
 from qno_helpers import dealt
 
 OPS = [{"op": "x", "qubit": 0, "why": "prep"}, {"op": "x", "qubit": 1, "why": "value"},
@@ -30,6 +30,16 @@ def test_qasm_gives_each_measurement_its_own_register():
         "barrier q[0],q[1];", "measure q -> m1;  // read |10>",
         "x q[0];  // played", "barrier q[0],q[1];", "measure q -> m2;"]
     assert circuit.qasm([]) == 'OPENQASM 2.0;\ninclude "qelib1.inc";\nqreg q[2];\n'
+
+
+def test_a_tracked_hand_is_a_copy_and_an_honour_hand_is_unknown():
+    g = dealt([["00_1", "H"], ["00_3"]], "00_5")
+    hand = g.hand(1)
+    assert hand == ["00_1", "H"] and g.hand(2) == ["00_3"]
+    hand.append("X")
+    assert g.hand(1) == ["00_1", "H"]
+    assert Qno(0, {"players": 2, "hands": "honour"}).hand(1) is None
+    assert [is_gate(c) for c in ("H", "X", "CNOT", "00_1")] == [True, True, True, False]
 
 
 def test_labels_name_the_state_and_the_value():
