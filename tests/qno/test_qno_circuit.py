@@ -22,6 +22,14 @@ def test_text_draws_q0_on_top_one_column_per_step():
     assert circuit.text([]) == "q0: --\nq1: --"
 
 
+def test_x_gates_of_one_state_change_share_a_column_played_ones_do_not():
+    x = [{"op": "x", "qubit": q, "why": why} for q, why in (
+        (0, "prep"), (1, "prep"), (1, "played"), (0, "played"), (1, "value"), (0, "value"),
+        (1, "value"))]
+    assert circuit.columns(x) == [("X", "X"), ("", "X"), ("X", ""), ("X", "X"), ("", "X")]
+    assert circuit.columns(x[:1]) == [("X", "")]  # the last op: nothing after it to pair
+
+
 def test_qasm_gives_each_measurement_its_own_register():
     assert circuit.qasm(OPS, "game 7").splitlines() == [
         "// game 7", "OPENQASM 2.0;", 'include "qelib1.inc";', "qreg q[2];",
