@@ -29,6 +29,8 @@ def test_x_gates_of_one_state_change_share_a_column_played_ones_do_not():
     assert circuit.columns(x) == [("X", "X"), ("", "X"), ("X", ""), ("X", "X"), ("", "X")]
     assert circuit.columns(x[:1]) == [("X", "")]  # the last op: nothing after it to pair
     assert circuit.columns(x[:2]) == [("X", "X")]  # a pair that ends the circuit
+    assert circuit.columns([{"op": "h", "qubit": 0}, {"op": "cx", "control": 0, "target": 1}]
+                           ) == [("H", ""), ("*", "+")]
 
 
 def test_qasm_gives_each_measurement_its_own_register():
