@@ -172,3 +172,33 @@ def test_a_measurement_keeps_what_the_viewer_knows_by_pivoting_on_a_known_sign()
     assert qm.measure(gens[:], x12, None, coin=0) == 1  # -X1X2: certain, the coin ignored
     assert qm.measure(gens[:], x12, None, coin=1) == 1
     assert {qm.measure(gens[:], qm.xq(1), None, coin=c) for c in (0, 1)} == {0, 1}  # X1: not
+
+
+def test_canonical_generators_depend_on_the_group_not_on_how_it_was_given():
+    """A group given twice, once by redundant and multiplied-together generators (signs
+    and the highest Z bit included), reduces to one list: a pivot per element, every
+    other element free of it."""
+    xx, zz = qm.xq(0) | qm.xq(1), qm.zq(0) | qm.zq(1)
+    minus_z8, x5 = qm.zq(8) | qm.SIGN, qm.xq(5)
+    plain = [xx, zz, minus_z8, x5]
+    mixed = [qm.mul(xx, zz), zz, qm.mul(minus_z8, zz), xx, qm.mul(x5, xx), xx]
+    want = ["-........Z", "+ZZ.......", "+.....X...", "+XX......."]
+    assert [qm.describe(e) for e in qm.canonical(plain)] == want
+    assert [qm.describe(e) for e in qm.canonical(mixed)] == want
+    assert qm.canonical([]) == []
+
+
+def test_contains_checks_the_sign_unless_it_is_unknown():
+    gens = [qm.xq(0) | qm.xq(1), qm.zq(0) | qm.zq(1), qm.zq(8) | qm.SIGN]
+    assert qm.contains(gens, qm.zq(8) | qm.SIGN) and not qm.contains(gens, qm.zq(8))
+    assert qm.contains(gens, qm.zq(8) | qm.UNKNOWN)  # only whether it is in the group
+    assert qm.contains(gens, qm.mul(gens[0], gens[1]))  # a product: -YY
+    assert not qm.contains(gens, qm.zq(3)) and not qm.contains(gens, qm.zq(0))
+
+
+def test_structure_means_entangled_with_each_other_only():
+    gens = qm.product_state(["+", "0"] + ["0"] * 7)
+    r = qm.Reader(gens)
+    assert not r.structure(0, 1)  # two planets each in a known state: no pair
+    qm.apply_cx(gens, 0, 1)  # Phi+ on planets 1 and 2
+    assert qm.Reader(gens).structure(0, 1) and not qm.Reader(gens).structure(0, 2)

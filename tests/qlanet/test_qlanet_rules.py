@@ -103,8 +103,10 @@ def test_forced_refills_and_bad_forced_items():
     g = game(forced=["Z"])
     with pytest.raises(IllegalAction, match="not a measurement result"):
         play(g, "M", 1)
-    with pytest.raises(SetupError, match="forced outcomes are"):
-        Qlanet(0, None, None, ["Q"])
+    for bad in ("Q", 2, -1, True, 1.0):  # a measurement result is the int 0 or 1
+        with pytest.raises(SetupError, match="forced outcomes are"):
+            Qlanet(0, None, None, [bad])
+    Qlanet(0, None, None, [0, 1, None, "Psi-", "BM"])
 
 
 def test_deck_refill_draws_from_a_48_card_deck_and_reshuffles():
