@@ -202,3 +202,23 @@ def test_structure_means_entangled_with_each_other_only():
     assert not r.structure(0, 1)  # two planets each in a known state: no pair
     qm.apply_cx(gens, 0, 1)  # Phi+ on planets 1 and 2
     assert qm.Reader(gens).structure(0, 1) and not qm.Reader(gens).structure(0, 2)
+
+
+def test_outside_names_the_first_element_the_group_lacks():
+    """The check behind "a viewer knows nothing the truth does not have": an element is
+    inside when the group holds it with that sign, or at all when its sign is unknown."""
+    group = qm.Group(qm.product_state(["0", "+"] + ["0"] * 7))  # Z0, X1, Z2..Z8
+    z0z2 = qm.zq(0) | qm.zq(2)
+    assert group.outside([qm.zq(0), qm.xq(1), z0z2, z0z2 | qm.UNKNOWN | qm.SIGN]) is None
+    assert group.outside([qm.zq(0) | qm.SIGN]) == qm.zq(0) | qm.SIGN  # a row, other sign
+    assert group.outside([z0z2 | qm.SIGN]) == z0z2 | qm.SIGN  # a product, other sign
+    assert group.outside([qm.xq(0) | qm.UNKNOWN]) == qm.xq(0) | qm.UNKNOWN  # not in it at all
+    assert group.outside([qm.zq(0), qm.xq(0), qm.zq(3)]) == qm.xq(0)  # the first one lacking
+    assert qm.outside([qm.zq(0)], [qm.zq(0), qm.zq(1)]) == qm.zq(1)
+
+
+def test_a_pure_state_needs_every_pair_of_generators_to_commute():
+    gens = qm.product_state(["0"] * 9)
+    assert qm.is_pure_state(gens)
+    gens[2] = qm.xq(0) | qm.zq(2)  # anticommutes with Z0 alone, still independent
+    assert qm.Group(gens).rank == 9 and not qm.is_pure_state(gens)
