@@ -222,3 +222,6 @@ def test_a_pure_state_needs_every_pair_of_generators_to_commute():
     assert qm.is_pure_state(gens)
     gens[2] = qm.xq(0) | qm.zq(2)  # anticommutes with Z0 alone, still independent
     assert qm.Group(gens).rank == 9 and not qm.is_pure_state(gens)
+    full = qm.product_state(["0"] * 9)
+    assert not qm.is_pure_state(full[:8])  # a planet nobody knows
+    assert not qm.is_pure_state(full[:8] + [full[8] | qm.UNKNOWN])  # a sign nobody knows
