@@ -186,6 +186,8 @@ def test_canonical_generators_depend_on_the_group_not_on_how_it_was_given():
     assert [qm.describe(e) for e in qm.canonical(plain)] == want
     assert [qm.describe(e) for e in qm.canonical(mixed)] == want
     assert qm.canonical([]) == []
+    two_signs = [qm.zq(0) | qm.SIGN, qm.zq(1) | qm.SIGN]  # signs are not a pivot column
+    assert [qm.describe(e) for e in qm.canonical(two_signs)] == ["-.Z.......", "-Z........"]
 
 
 def test_contains_checks_the_sign_unless_it_is_unknown():
@@ -222,6 +224,9 @@ def test_a_pure_state_needs_every_pair_of_generators_to_commute():
     assert qm.is_pure_state(gens)
     gens[2] = qm.xq(0) | qm.zq(2)  # anticommutes with Z0 alone, still independent
     assert qm.Group(gens).rank == 9 and not qm.is_pure_state(gens)
+    gens = qm.product_state(["0"] * 9)
+    gens[1] = qm.xq(0) | qm.zq(1)  # the neighbouring pair
+    assert not qm.is_pure_state(gens)
     full = qm.product_state(["0"] * 9)
     assert not qm.is_pure_state(full[:8])  # a planet nobody knows
     assert not qm.is_pure_state(full[:8] + [full[8] | qm.UNKNOWN])  # a sign nobody knows
