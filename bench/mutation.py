@@ -29,6 +29,8 @@ reason (one ``name : why`` a line); the score after triage leaves them out::
 
     score = (killed + timeout) / (tested - equivalent)
 
+where *tested* counts the mutants no test reached too (they are not caught).
+
 A name listed there that is no longer a survivor (a test now kills it, or its function
 changed) is reported, so the list cannot rot silently.
 """
@@ -212,12 +214,18 @@ def unreached(game: str) -> list[str]:
     return sorted(k for k, v in verdicts(game).items() if v == "no tests")
 
 
-def score_line(game: str, counts: dict[str, int]) -> str:
+def scores(counts: dict[str, int]) -> tuple[float, float]:
+    """(raw, after triage) in percent. A mutant no test reached counts as tested and
+    not caught: the function it bends is never run by the game's tests."""
     caught = counts["killed"] + counts["timeout"]
-    tested = caught + counts["survived"] + counts["suspicious"]
+    tested = caught + counts["survived"] + counts["suspicious"] + counts["no tests"]
     judged = tested - counts["equivalent"]
-    raw = 100.0 * caught / tested if tested else 0.0
-    after = 100.0 * caught / judged if judged else 0.0
+    return (100.0 * caught / tested if tested else 0.0,
+            100.0 * caught / judged if judged else 0.0)
+
+
+def score_line(game: str, counts: dict[str, int]) -> str:
+    raw, after = scores(counts)
     return (f"{game:10} {counts['total']:5} mutants: {counts['killed']} killed, "
             f"{counts['timeout']} timed out, {counts['survived']} survived "
             f"({counts['equivalent']} equivalent), {counts['suspicious']} suspicious, "
@@ -267,9 +275,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("    " + diff(game, name).replace("\n", "\n    "))
         for name in stale:
             print(f"  listed as equivalent but not a survivor now: {name}")
-        caught = counts["killed"] + counts["timeout"]
-        judged = caught + counts["survived"] + counts["suspicious"] - counts["equivalent"]
-        worst = min(worst, 100.0 * caught / judged if judged else 100.0)
+        worst = min(worst, scores(counts)[1])
     return 0 if worst >= 95.0 else 1
 
 
