@@ -396,6 +396,19 @@ def test_qubit_interconnect_swap_is_not_the_action():
     assert g.state.turn_player == R
 
 
+def test_qubit_interconnect_may_be_declined():
+    """A "may": the turn's own actions stay legal beside the trades, and taking one
+    without trading is allowed."""
+    g = game(ships=at("PSI_PLUS"), hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]},
+             ship_components={M: [QI]})
+    others = [a for a in g.legal_actions() if a["do"] != "interconnect"]
+    assert {a["do"] for a in others} >= {"navigate", "exchange"}
+    assert all(g.check(a) is None for a in others)
+    play(g, "exchange", "X")  # no trade: Rubicon's hand is as it was
+    assert g.state.hands[R] == ["CNOT", "SWAP", "SWAP"] and g.state.turn_player == R
+    assert not entries(g, "interconnect")
+
+
 def test_qubit_interconnect_once_a_turn_and_again_next_turn():
     g = game(ships=at("PSI_PLUS"), hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]},
              ship_components={M: [QI]}, options={"component_scope": "team"})

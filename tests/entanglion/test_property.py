@@ -57,6 +57,7 @@ from hypothesis import strategies as st
 from companion.games.entanglion.engine import Entanglion, IllegalAction
 from companion.games.entanglion.options import RULINGS
 
+from combos import missing_pairs, random_options
 from invariants import DETECTION_REASONS, Navigation, check_invariants
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
@@ -86,8 +87,7 @@ def game_options(i: int) -> dict[str, Any] | None:
     """Default options, except every 4th game: a random value for every ruling."""
     if i % 4 != 3:
         return None
-    rnd = random.Random(f"options-{i}")
-    return {name: rnd.choice(choice.allowed) for name, choice in RULINGS.items()}
+    return random_options(RULINGS, f"options-{i}")
 
 
 def sampled(i: int, rate: int, salt: bytes = b"sample") -> bool:
@@ -336,6 +336,15 @@ def _part(part: int) -> tuple[int, int]:
 def test_random_games(part):
     _run_games(f"random games {'-'.join(map(str, _part(part)))}", *_part(part),
                SAMPLE, REPLAY_EVERY)
+
+
+@pytest.mark.skipif(GAMES < 3000, reason="fewer games than the default run "
+                    "(COMPANION_PROPERTY_GAMES): no claim to meet every pair")
+def test_the_sampled_options_meet_every_pair():
+    """The default run's varied games hold every two rulings in every pair of their
+    values (a ruling's interactions are played whatever values they need)."""
+    varied = [o for o in map(game_options, range(GAMES)) if o is not None]
+    assert missing_pairs(RULINGS, varied) == []
 
 
 @pytest.mark.slow

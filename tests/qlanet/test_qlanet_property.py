@@ -41,6 +41,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from combos import missing_pairs, random_options
 from qlanet_helpers import Dense, dense_step
 from qlanet_invariants import check_quantum, check_step, check_views, snapshot
 
@@ -66,8 +67,7 @@ TWO = ("CX0", "CX1", "SW", "BM")
 def game_options(i: int) -> dict[str, Any] | None:
     if i % 4 != 3:
         return None
-    rnd = random.Random(f"options-{i}")
-    return {name: rnd.choice(choice.allowed) for name, choice in RULINGS.items()}
+    return random_options(RULINGS, f"options-{i}")
 
 
 def sampled(i: int) -> bool:
@@ -235,6 +235,15 @@ def _run_games(games: int) -> None:
 
 def test_random_games():
     _run_games(GAMES)
+
+
+@pytest.mark.skipif(GAMES < 2000, reason="fewer games than the default run "
+                    "(COMPANION_QLANET_GAMES): no claim to meet every pair")
+def test_the_sampled_options_meet_every_pair():
+    """The default run's varied games hold every two rulings in every pair of their
+    values (a ruling's interactions are played whatever values they need)."""
+    varied = [o for o in map(game_options, range(GAMES)) if o is not None]
+    assert missing_pairs(RULINGS, varied) == []
 
 
 @pytest.mark.slow

@@ -157,3 +157,76 @@ def test_describe():
     yy = qm.xq(0) | qm.xq(1) | qm.zq(0) | qm.zq(1)  # X^x Z^z = (XZ)(XZ) = -YY
     assert qm.describe(yy) == "-YY......."
     assert qm.describe(qm.zq(8) | qm.UNKNOWN) == "?........Z"
+
+
+def test_a_measurement_keeps_what_the_viewer_knows_by_pivoting_on_a_known_sign():
+    """Three rows anticommute with Z0: X0 with an unknown sign (after someone else's
+    secret), X0X1 and X0X2 with known signs. The measurement must replace a known row,
+    so the known product X1X2 survives; pivoting on the unknown row would wrongly
+    turn every other sign unknown, and the viewer would be told a coin where it knows."""
+    x12 = qm.xq(1) | qm.xq(2)
+    gens = [qm.xq(0) | qm.UNKNOWN, qm.xq(0) | qm.xq(1), qm.xq(0) | qm.xq(2) | qm.SIGN]
+    gens += [qm.zq(q) for q in range(3, 9)]
+    assert qm.measure(gens, qm.zq(0), 1) == 1
+    assert qm.Group(qm.known(gens)).rank == 8  # Z0 learnt, X1X2 kept, X0 still unknown
+    assert qm.measure(gens[:], x12, None, coin=0) == 1  # -X1X2: certain, the coin ignored
+    assert qm.measure(gens[:], x12, None, coin=1) == 1
+    assert {qm.measure(gens[:], qm.xq(1), None, coin=c) for c in (0, 1)} == {0, 1}  # X1: not
+
+
+def test_canonical_generators_depend_on_the_group_not_on_how_it_was_given():
+    """A group given twice, once by redundant and multiplied-together generators (signs
+    and the highest Z bit included), reduces to one list: a pivot per element, every
+    other element free of it."""
+    xx, zz = qm.xq(0) | qm.xq(1), qm.zq(0) | qm.zq(1)
+    minus_z8, x5 = qm.zq(8) | qm.SIGN, qm.xq(5)
+    plain = [xx, zz, minus_z8, x5]
+    mixed = [qm.mul(xx, zz), zz, qm.mul(minus_z8, zz), xx, qm.mul(x5, xx), xx]
+    want = ["-........Z", "+ZZ.......", "+.....X...", "+XX......."]
+    assert [qm.describe(e) for e in qm.canonical(plain)] == want
+    assert [qm.describe(e) for e in qm.canonical(mixed)] == want
+    assert qm.canonical([]) == []
+    two_signs = [qm.zq(0) | qm.SIGN, qm.zq(1) | qm.SIGN]  # signs are not a pivot column
+    assert [qm.describe(e) for e in qm.canonical(two_signs)] == ["-.Z.......", "-Z........"]
+
+
+def test_contains_checks_the_sign_unless_it_is_unknown():
+    gens = [qm.xq(0) | qm.xq(1), qm.zq(0) | qm.zq(1), qm.zq(8) | qm.SIGN]
+    assert qm.contains(gens, qm.zq(8) | qm.SIGN) and not qm.contains(gens, qm.zq(8))
+    assert qm.contains(gens, qm.zq(8) | qm.UNKNOWN)  # only whether it is in the group
+    assert qm.contains(gens, qm.mul(gens[0], gens[1]))  # a product: -YY
+    assert not qm.contains(gens, qm.zq(3)) and not qm.contains(gens, qm.zq(0))
+
+
+def test_structure_means_entangled_with_each_other_only():
+    gens = qm.product_state(["+", "0"] + ["0"] * 7)
+    r = qm.Reader(gens)
+    assert not r.structure(0, 1)  # two planets each in a known state: no pair
+    qm.apply_cx(gens, 0, 1)  # Phi+ on planets 1 and 2
+    assert qm.Reader(gens).structure(0, 1) and not qm.Reader(gens).structure(0, 2)
+
+
+def test_outside_names_the_first_element_the_group_lacks():
+    """The check behind "a viewer knows nothing the truth does not have": an element is
+    inside when the group holds it with that sign, or at all when its sign is unknown."""
+    group = qm.Group(qm.product_state(["0", "+"] + ["0"] * 7))  # Z0, X1, Z2..Z8
+    z0z2 = qm.zq(0) | qm.zq(2)
+    assert group.outside([qm.zq(0), qm.xq(1), z0z2, z0z2 | qm.UNKNOWN | qm.SIGN]) is None
+    assert group.outside([qm.zq(0) | qm.SIGN]) == qm.zq(0) | qm.SIGN  # a row, other sign
+    assert group.outside([z0z2 | qm.SIGN]) == z0z2 | qm.SIGN  # a product, other sign
+    assert group.outside([qm.xq(0) | qm.UNKNOWN]) == qm.xq(0) | qm.UNKNOWN  # not in it at all
+    assert group.outside([qm.zq(0), qm.xq(0), qm.zq(3)]) == qm.xq(0)  # the first one lacking
+    assert qm.outside([qm.zq(0)], [qm.zq(0), qm.zq(1)]) == qm.zq(1)
+
+
+def test_a_pure_state_needs_every_pair_of_generators_to_commute():
+    gens = qm.product_state(["0"] * 9)
+    assert qm.is_pure_state(gens)
+    gens[2] = qm.xq(0) | qm.zq(2)  # anticommutes with Z0 alone, still independent
+    assert qm.Group(gens).rank == 9 and not qm.is_pure_state(gens)
+    gens = qm.product_state(["0"] * 9)
+    gens[1] = qm.xq(0) | qm.zq(1)  # the neighbouring pair
+    assert not qm.is_pure_state(gens)
+    full = qm.product_state(["0"] * 9)
+    assert not qm.is_pure_state(full[:8])  # a planet nobody knows
+    assert not qm.is_pure_state(full[:8] + [full[8] | qm.UNKNOWN])  # a sign nobody knows

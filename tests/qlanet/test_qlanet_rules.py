@@ -3,6 +3,8 @@ and set-up (docs/rules/qlanet.md: a turn, winning, setting up)."""
 
 from __future__ import annotations
 
+import json
+
 from collections import Counter
 
 import pytest
@@ -103,8 +105,27 @@ def test_forced_refills_and_bad_forced_items():
     g = game(forced=["Z"])
     with pytest.raises(IllegalAction, match="not a measurement result"):
         play(g, "M", 1)
-    with pytest.raises(SetupError, match="forced outcomes are"):
-        Qlanet(0, None, None, ["Q"])
+    for bad in ("Q", 2, -1, True, 1.0):  # a measurement result is the int 0 or 1
+        with pytest.raises(SetupError, match="forced outcomes are"):
+            Qlanet(0, None, None, [bad])
+    Qlanet(0, None, None, [0, 1, None, "Psi-", "BM"])
+
+
+def test_json_round_trip_keeps_the_setup_and_the_forced_outcomes():
+    g = game(forced=["BM", "CX1"])
+    play(g, "Z", 1)  # camp 0 refills with the first forced card
+    d = json.loads(json.dumps(g.to_dict()))
+    h = Qlanet.from_dict(d)
+    assert h.to_dict() == d and h.setup == g.setup and h.setup["hands"]
+    assert h.forced == g.forced == ["BM", "CX1"]
+    play(g, "Z", 2)
+    play(h, "Z", 2)  # the copy's next refill comes from the forced list as the original's
+    assert h.to_dict() == g.to_dict() and h.state.hands[1][-1] == "CX1"
+
+
+def test_can_play_asks_about_the_camp_named():
+    g = game(STUCK, hands=[["Z", "Z", "Z", "Z"], ["CX0", "CX1", "SW", "BM"]])
+    assert g.can_play() and g.can_play(0) and not g.can_play(1)
 
 
 def test_deck_refill_draws_from_a_48_card_deck_and_reshuffles():

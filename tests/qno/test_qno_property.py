@@ -5,8 +5,12 @@ game's circuit reproduces. The original notebook hung in ~10% of games, crashed 
 1-3% and let the wrong player win in ~4-6%.
 
 ``test_random_games[part]`` plays 3,000 games by default, in parts of 500 (a few
-seconds each); with ``COMPANION_LONG=1`` it plays the full 10,000. Game ``seed`` uses
-``COMBOS[seed % len(COMBOS)]`` (players and options) and a seeded ``Table``. A game
+seconds each); with ``COMPANION_LONG=1`` it plays the full 10,000
+(``COMPANION_QNO_GAMES`` sets the count). Game ``seed`` uses
+``setup(seed)``: two games in three cycle through ``COMBOS`` (table sizes and
+hand-picked variants), every third has a random value for every ruling (and ``players``),
+and ``test_the_sampled_options_meet_every_pair`` checks that those random ones play
+every two rulings together in every pair of values. Each game has a seeded ``Table``. A game
 longer than ``LIMIT`` inputs is reported on its own, with its seed and length, once
 the part's games have passed every check.
 """
@@ -21,11 +25,13 @@ import pytest
 from companion.games.qno import Qno
 from companion.games.qno import circuit
 from companion.games.qno.cards import STATES
+from companion.games.qno.options import RULINGS
 from companion.games.qno.table import Table
+from combos import missing_pairs, random_options
 from qno_helpers import conserved
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
-GAMES = 10_000 if LONG else 3_000
+GAMES = int(os.environ.get("COMPANION_QNO_GAMES", "10000" if LONG else "3000"))
 PART_GAMES = 500
 FULL_CHECKS = 600  # games whose every position is checked for card conservation
 SEATS = (2, 3, 4, 5, 6, 2, 3, 4)
@@ -41,6 +47,7 @@ VARIANTS = [
     {"empty_pile": "fewest_cards", "start_action": "ignore", "start_gate": "reshuffle"},
 ]
 COMBOS = list(itertools.product(SEATS, VARIANTS))
+RANDOM_EVERY = 3  # game seeds 2, 5, 8, ...: a random value for every ruling
 # Game length in inputs, measured with ``python bench/game_lengths.py --game qno`` over
 # seeds 0-29,999: mean 110, 1 in 1,000 over 873, longest 1,923 (seed 15394, three
 # players drawing until they can play). The tail falls some tenfold per 500 inputs
@@ -48,6 +55,15 @@ COMBOS = list(itertools.product(SEATS, VARIANTS))
 # beyond bad luck: a game that long means a rule keeps it from ending.
 LIMIT = 5_000
 HANG_LIMIT = 10 * LIMIT  # a game still going here is stopped and called a hang
+
+
+def setup(seed: int) -> tuple[int, dict]:
+    """Players and options of game ``seed``."""
+    if seed % RANDOM_EVERY == RANDOM_EVERY - 1:
+        options = random_options(RULINGS, f"options-{seed}")
+        return options.pop("players"), options
+    done = seed // RANDOM_EVERY
+    return COMBOS[(done * (RANDOM_EVERY - 1) + seed % RANDOM_EVERY) % len(COMBOS)]
 
 
 def check_position(g: Qno, full: bool) -> None:
@@ -84,7 +100,7 @@ def test_random_games(part):
     too_long = []
     seeds = range(part * PART_GAMES, min(GAMES, (part + 1) * PART_GAMES))
     for seed in seeds:
-        players, options = COMBOS[seed % len(COMBOS)]
+        players, options = setup(seed)
         g, steps = play(seed, players, options, seed < FULL_CHECKS)
         if steps > LIMIT:
             too_long.append((seed, steps, g.status))
@@ -109,3 +125,13 @@ def test_random_games(part):
         f"{LIMIT:,}-input limit: " + "; ".join(
             f"seed {seed}: {steps:,} inputs" + (", no end (a hang?)" if status != "won" else "")
             for seed, steps, status in too_long))
+
+
+@pytest.mark.skipif(GAMES < 3000, reason="fewer games than the default run "
+                    "(COMPANION_QNO_GAMES): no claim to meet every pair")
+def test_the_sampled_options_meet_every_pair():
+    """The default run's random games hold every two rulings (and the table size) in
+    every pair of their values; the hand-picked variants all come up as well."""
+    setups = [setup(seed) for seed in range(GAMES)]
+    assert missing_pairs(RULINGS, [{"players": p, **o} for p, o in setups]) == []
+    assert all(combo in setups for combo in COMBOS)

@@ -361,3 +361,54 @@ def test_json_round_trip_replay_and_undo():
     g.push(table.choose(g))
     g.pop()
     assert g.to_dict() == before
+
+
+# -- rules that planted bugs written from the rulebook once got past -------------------
+
+def test_right_h_guess_rewards_the_next_player_in_the_direction_of_play():
+    g = dealt([["00_reverse", "00_1"], ["00_2"], ["H", "00_3"]], "00_5", forced=[1])
+    g.push({"do": "play", "card": "00_reverse"})  # descending: 1 -> 3 -> 2
+    g.push({"do": "play", "card": "H", "qubit": 0})
+    g.push({"do": "choose", "value": "01"})  # right
+    assert g.pending == {"kind": "take", "player": 2, "count": 4, "reason": "h_reward"}
+
+
+def test_fewest_cards_tie_is_shared():
+    g = dealt([["11_1"], ["00_3"], ["11_2", "11_3"]], "00_5", empty_pile="fewest_cards")
+    g.state.pile, g.state.unseen = 0, {}
+    g.push({"do": "draw"})
+    assert g.status == "won" and g.state.winners == [1, 2]
+    assert g.log[-1] == {"type": "game_over", "winners": [1, 2],
+                         "reason": "draw pile empty: fewest cards"}
+
+
+def test_retriggered_reverse_turns_play_back_for_the_player_who_draws():
+    g = dealt([["00_reverse", "00_1"], ["11_1"], ["11_2"]], "00_5", retrigger_actions=True)
+    g.push({"do": "play", "card": "00_reverse"})  # descending: 3 is up
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})
+    assert {"type": "retrigger", "player": 3, "action": "reverse"} in g.log
+    assert g.state.direction == 1 and g.state.turn == 1  # ascending again: 3 -> 1
+    g = dealt([["00_reverse", "00_1"], ["11_1"], ["11_2"]], "00_5")
+    g.push({"do": "play", "card": "00_reverse"})
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})
+    assert g.state.direction == -1 and g.state.turn == 2  # by default it acts once
+
+
+def test_honour_hands_may_play_offers_the_drawn_card_at_once():
+    g = Qno(0, {"players": 2, "hands": "honour", "drawn_card": "may_play"})
+    g.push({"do": "turn_up", "card": "00_5"})
+    g.push({"do": "draw"})
+    # The box never sees the drawn card: it offers a play (any card that fits) or a pass.
+    assert g.pending == {"kind": "drawn", "player": 1, "card": None}
+    assert g.state.counts == [6, 5] and g.state.turn == 1
+    legal = g.legal_actions()
+    assert {"player": 1, "do": "pass"} in legal
+    assert {"player": 1, "do": "play", "card": "00_9"} in legal
+    assert {"player": 1, "do": "play", "card": "11_9"} not in legal
+    g.push({"do": "play", "card": "00_9"})
+    assert g.state.counts == [5, 5] and g.state.turn == 2 and g.state.top_value == "9"
+    g.pop()
+    g.push({"do": "pass"})
+    assert g.state.counts == [6, 5] and g.state.turn == 2

@@ -1,0 +1,66 @@
+"""bench/mutation.py's set-up stays true: the modules it mutates and the tests it runs
+exist, its list of equivalent mutants parses, and the option-pair check of the
+property tests finds a pair that is missing."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from combos import missing_pairs, random_options
+from companion.games.rulings import Choice
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("mutation", ROOT / "bench" / "mutation.py")
+mutation = importlib.util.module_from_spec(_spec)
+sys.modules["mutation"] = mutation
+_spec.loader.exec_module(mutation)
+
+
+@pytest.mark.parametrize("game", sorted(mutation.GAMES))
+def test_each_game_names_modules_and_tests_that_exist(game):
+    spec = mutation.GAMES[game]
+    assert "engine.py" in spec["mutate"]
+    for name in spec["mutate"]:
+        assert (ROOT / "companion" / "games" / game / name).is_file()
+    assert spec["tests"][0].startswith(f"tests/{game}")
+    for path in spec["tests"]:
+        assert (ROOT / path).exists()
+    assert "tests/test_examples.py" in spec["tests"]
+
+
+def test_the_equivalent_list_parses_and_names_mutated_modules():
+    modules = {f"companion.games.{game}.{name[:-3]}"
+               for game, spec in mutation.GAMES.items() for name in spec["mutate"]}
+    for name, why in mutation.equivalents().items():
+        assert any(name.startswith(m + ".") for m in modules), name
+        assert "__mutmut_" in name and why
+
+
+@pytest.mark.parametrize("line", ["no reason here", "a.b__mutmut_1 :", "two words : why"])
+def test_a_malformed_equivalent_line_is_refused_with_its_line(tmp_path, line):
+    path = tmp_path / "eq.txt"
+    path.write_text(f"# comment\n\n{line}\n")
+    with pytest.raises(ValueError, match=r"eq.txt:3: expected"):
+        mutation.equivalents(path)
+
+
+def test_the_score_counts_equivalents_out_and_timeouts_as_caught():
+    counts = {"total": 10, "killed": 6, "timeout": 1, "survived": 3, "equivalent": 2,
+              "suspicious": 0, "no tests": 0, "not run": 0}
+    line = mutation.score_line("qno", counts)
+    assert "score 70.0% raw, 87.5% after triage" in line
+
+
+def test_missing_pairs_finds_what_a_sample_lacks():
+    rulings = {"a": Choice(1, (1, 2), ""), "b": Choice("x", ("x", "y"), ""),
+               "c": Choice(False, (False, True), "")}
+    full = [{"a": a, "b": b, "c": c} for a in (1, 2) for b in ("x", "y") for c in (False, True)]
+    assert missing_pairs(rulings, full) == []
+    assert missing_pairs(rulings, full[:-1]) == []  # every pair still met elsewhere
+    lacking = [o for o in full if not (o["a"] == 2 and o["b"] == "y")]
+    assert missing_pairs(rulings, lacking) == [(("a", 2), ("b", "y"))]
+    assert random_options(rulings, "s") == random_options(rulings, "s")
