@@ -90,8 +90,10 @@ def load(state_dir: Path) -> float | None:
 def save(state_dir: Path, rate: float) -> None:
     path = Path(state_dir) / RATE_FILE
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"inputs_per_ms": round(rate, 2), "machine": machine_key()}),
-                   encoding="utf-8")
+    # 0600 like the journal: the state directory is the service user's only.
+    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w",
+                   encoding="utf-8") as fh:
+        fh.write(json.dumps({"inputs_per_ms": round(rate, 2), "machine": machine_key()}))
     os.replace(tmp, path)
 
 

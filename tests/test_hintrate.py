@@ -39,6 +39,7 @@ def test_without_a_usable_kept_rate_the_box_measures_and_keeps_it(tmp_path, kept
     kept = json.loads((tmp_path / hintrate.RATE_FILE).read_text())
     assert kept["machine"] == hintrate.machine_key() and kept["inputs_per_ms"] > 0
     assert hintrate.load(tmp_path) == pytest.approx(rate, abs=0.01)
+    assert (tmp_path / hintrate.RATE_FILE).stat().st_mode & 0o777 == 0o600
 
 
 def test_a_state_directory_that_cannot_keep_it_still_sets_the_budget(tmp_path):
