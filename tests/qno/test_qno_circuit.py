@@ -87,3 +87,16 @@ def test_undo_is_refused_only_after_an_h_outcome_was_shown():
     assert g.undo_refusal() is None  # the outcome is committed, not shown yet
     g.push({"do": "choose", "value": "00"})
     assert g.undo_refusal() == "An H outcome was shown: no undo"
+
+
+def test_who_may_call_qno_and_what_the_others_are_told():
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4"]], "00_5")
+    assert g.check({"player": 1, "do": "call"}) == "The box announces QNO! by itself"
+    g = dealt([["00_1", "00_2", "00_6"], ["00_3", "00_4"]], "00_5", qno_call="call_or_catch")
+    assert g.check({"player": 1, "do": "call"}) == "Nothing to call"  # three cards
+    assert g.check({"player": 2, "do": "call"}) == "Nothing to call"  # not their turn
+    g.push({"do": "play", "card": "00_1"})  # 1 holds two now; 2 is up with two
+    assert g.check({"player": 1, "do": "call"}) == "Nothing to call"
+    assert g.check({"player": 2, "do": "call"}) is None  # calling as the penultimate goes
+    g.push({"player": 2, "do": "call"})
+    assert g.check({"player": 2, "do": "call"}) == "Nothing to call"  # called already
