@@ -268,6 +268,9 @@ class Journal:
             db = self._connect()
         try:
             version = db.execute("PRAGMA user_version").fetchone()[0]  # garbage fails here
+            if version and not _has_our_tables(db):
+                # Someone else's database: neither an upgrade nor a write would help.
+                raise JournalError("a SQLite database, but not a companion journal")
             if version > SCHEMA_VERSION:
                 # A newer program changes the schema; this one's schema under a newer
                 # number is a flipped bit in the header.
@@ -277,6 +280,8 @@ class Journal:
             if self.readonly:
                 if version < SCHEMA_VERSION and db.execute(
                         "SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    if not _has_our_tables(db):
+                        raise JournalError("a SQLite database, but not a companion journal")
                     raise JournalError("an older journal: start the box once to upgrade it")
                 self.mark = self._read_mark()
                 return db
@@ -810,6 +815,16 @@ def _verified(root: int, rows: Iterable[tuple]) -> int:
             break
         count, previous = count + 1, chain
     return count
+
+
+def _has_our_tables(db: sqlite3.Connection) -> bool:
+    """Whether the file has the tables every version of the journal has had."""
+    try:
+        names = {row[0] for row in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error:
+        return True  # unreadable: damage, which the callers' own checks tell
+    return {"games", "entries"} <= names
 
 
 def _our_schema(db: sqlite3.Connection) -> bool:
