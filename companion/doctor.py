@@ -122,6 +122,7 @@ def check(config: Any, system: System) -> Iterator[Finding]:
     yield from _readers(config, system)
     yield from _state(config)
     yield from _engine_build()
+    yield from _catalogs()
 
 
 def _service(system: System) -> Iterator[Finding]:
@@ -333,6 +334,30 @@ def _engine_build() -> Iterator[Finding]:
                       "python -m companion.compile_engine (or --clean for pure Python)")
     else:
         yield Finding(OK, "compiled engine up to date: " + compiled.describe())
+
+
+def _catalogs() -> Iterator[Finding]:
+    """Every shipped translation catalog reads: a damaged one leaves its words English."""
+    from . import i18n
+
+    bad, count = [], 0
+    for code in i18n.LANGUAGES:
+        if code == i18n.DEFAULT:
+            continue
+        for name in i18n.CATALOGS:
+            path = i18n.catalog_file(code, name)
+            count += 1
+            try:
+                i18n.read_catalog(path)
+            except Exception as exc:  # noqa: BLE001 - any damage is the finding
+                bad.append(f"{code}/{name}.mo ({type(exc).__name__}: {exc})")
+    if bad:
+        yield Finding(FAIL, "translation catalogs that cannot be read (their words show in "
+                      "English): " + "; ".join(bad),
+                      "reinstall the companion package, or python -m companion.catalogs "
+                      "compile in a checkout")
+    else:
+        yield Finding(OK, f"translation catalogs: all {count} read")
 
 
 def _journal(path: Path) -> Iterator[Finding]:

@@ -19,10 +19,11 @@ import json
 import re
 
 import pytest
+from babel.messages.pofile import read_po
 
 from companion import i18n
 from companion.autoplay import AutoPlayer
-from companion.catalogs import LOCALE
+from companion.catalogs import LOCALE, template_path
 from companion.inputs import Press
 from companion.session import Session, SessionConfig
 from companion.views import oled
@@ -44,14 +45,25 @@ def mark(message: str) -> str:
 
 
 class Pseudo(gettext.NullTranslations):
+    """The pseudo-language of one catalog: it marks only the strings that catalog's
+    template holds, so a string asked of the wrong catalog (a game's word looked up in
+    the core one) stays plain and is caught like one that skipped the catalogs."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        with template_path(name).open("rb") as stream:
+            self.known = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                          for m in read_po(stream) if m.id}
+
     def gettext(self, message):
-        return mark(message)
+        return mark(message) if (None, message) in self.known else message
 
     def ngettext(self, singular, plural, n):
-        return mark(singular if n == 1 else plural)
+        return mark(singular if n == 1 else plural) if (None, singular) in self.known \
+            else (singular if n == 1 else plural)
 
     def pgettext(self, context, message):
-        return mark(message)
+        return mark(message) if (context, message) in self.known else message
 
 
 # Words that are the same in every language: names (ships, games, the box), card and
@@ -86,7 +98,8 @@ def translated_games() -> list[str]:
 
 @pytest.fixture
 def pseudo(monkeypatch):
-    monkeypatch.setattr(i18n, "_current", Pseudo())
+    catalogs = {name: Pseudo(name) for name in i18n.CATALOGS}
+    monkeypatch.setattr(i18n, "translations", catalogs.__getitem__)
     drawn: list[str] = []
     real_text, real_centered = oled.draw_text, oled.draw_centered
 

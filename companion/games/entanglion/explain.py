@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ...i18n import N_, _
+from ...i18n import N_, for_catalog
+_ = for_catalog("entanglion")[0]
 from .cards import EVENTS, track_value
 from .words import name
 

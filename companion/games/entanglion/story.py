@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, for_catalog
+_, ngettext, pgettext = for_catalog("entanglion")
 from ..common import duration, played_seconds, rate
 from . import odds
 from .cards import COMPONENTS, pretty

@@ -19,7 +19,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
-from ...i18n import NC_, N_, _, ngettext, pgettext
+from ...i18n import NC_, N_, for_catalog
+_, ngettext, pgettext = for_catalog("entanglion")
 from ...inputs import RETRIEVE
 from ..common import Item, Step
 from . import board, hint, odds

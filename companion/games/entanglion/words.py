@@ -8,7 +8,8 @@ code only marks the English names and asks for them here.
 
 from __future__ import annotations
 
-from ...i18n import N_, _
+from ...i18n import N_, for_catalog
+_ = for_catalog("entanglion")[0]
 from .cards import pretty
 
 NAMES = {  # full names of planets, components and events (the card screens, set-up)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from ...i18n import _, ngettext
+from ...i18n import for_catalog
+_, ngettext, pgettext = for_catalog("qlanet")
 from ..common import duration, played_seconds
 
 

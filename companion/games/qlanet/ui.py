@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, for_catalog
+_, ngettext, pgettext = for_catalog("qlanet")
 from ...inputs import EXCHANGE
 from ...views.font import wrap
 from ..common import Item, Step

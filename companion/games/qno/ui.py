@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...i18n import N_, _, ngettext, pgettext
+from ...i18n import N_, for_catalog
+_, ngettext, pgettext = for_catalog("qno")
 from ..common import Item, Step
 from . import circuit
 from .cards import DRAW_TWO, GATES, HAND_SIZE, REVERSE, SKIP, is_card, ket, label, parse
