@@ -44,7 +44,7 @@ def copy(tmp_path, monkeypatch):
     """A copy of the shipped locale folder the box reads instead of its own."""
     shutil.copytree(LOCALE, tmp_path / "companion" / "locale")
     monkeypatch.setattr(i18n, "locale_root", lambda: tmp_path / "companion" / "locale")
-    monkeypatch.setattr(i18n, "_current_code", "en")
+    i18n.set_language("en")  # the patched folder is read at the next change
     return tmp_path / "companion" / "locale"
 
 

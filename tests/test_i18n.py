@@ -67,7 +67,7 @@ def _two_catalogs(tmp_path, monkeypatch, core: bytes, qno: bytes) -> None:
     (folder / "core.mo").write_bytes(core)
     (folder / "qno.mo").write_bytes(qno)
     monkeypatch.setattr(i18n, "locale_root", lambda: tmp_path / "companion" / "locale")
-    monkeypatch.setattr(i18n, "_current_code", "en")
+    i18n.set_language("en")  # the patched folder is read at the next change
 
 
 HEADER = {"": "Content-Type: text/plain; charset=UTF-8\n"}
