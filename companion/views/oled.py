@@ -216,7 +216,8 @@ def roll(m: dict[str, Any]) -> Image.Image:
     x = _ROLL_X
     _line(image, first, m["player"], x)
     if centarious:
-        _line(image, first + 1, "Centarious", x)
+        # Translators: the galaxy's name as your edition prints it (Czech: Centarius).
+        _line(image, first + 1, _("Centarious"), x)
     elif m.get("need") is not None:
         _line(image, first + 1, _("need {need}+").format(need=m["need"]), x)
     y = BODY_Y + (first + 3) * LINE_H  # "rolling", then the result: two pages

@@ -6,9 +6,21 @@ let config = null;
 let last = null;
 // The box's language: the page asks the box for its catalog (msgid -> text) and reloads
 // it whenever a snapshot says the box speaks another language.
+// The catalog keeps each game's words apart, as the box does: the game on show answers
+// first, then the page's own (core) words, so no game's wording hides another's.
 let catalog = {};
 let language = null;
-const _ = (s) => catalog[s] || s;
+let shownGame = null;
+const lookup = (s, game) => (catalog[game || shownGame] || {})[s] ?? (catalog.core || {})[s];
+const _ = (s, game) => { const t = lookup(s, game); return (Array.isArray(t) ? t[0] : t) || s; };
+// A counted phrase: Intl.PluralRules names the count's category, the catalog says which
+// of its forms that category takes (Polish and Czech have three, Japanese one).
+function ngettext(one, many, n, game) {
+  const forms = lookup(one, game);
+  if (!Array.isArray(forms)) return n === 1 ? one : many;
+  const rule = ((catalog[""] || {}).plural || {})[new Intl.PluralRules(language || "en").select(n)];
+  return forms[rule ?? forms.length - 1] || forms[0];
+}
 const fmt = (s, values) => s.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 
 async function loadCatalog(code) {
@@ -275,9 +287,14 @@ async function showHistory() {
 function render(s) {
   last = s;
   document.body.dataset.game = s.game || "";
+  shownGame = s.game || null;
   document.body.dataset.mode = s.mode;
   if (s.language && s.language !== language) {  // the box changed language: follow it
-    loadCatalog(s.language).then(() => { setupControls(); render(s); });
+    loadCatalog(s.language).then(() => {
+      setupControls();
+      render(s);
+      if ($("history-body").childElementCount) showHistory();  // charts in the new words
+    });
     return;
   }
   $("title").textContent = s.game ?
