@@ -145,8 +145,8 @@ function renderEntanglion(s, root) {
     fact(_("Detection"), fmt(_("space {space} (value {value})"),
       {space: s.detection.space, value: s.detection.value})),
     fact(_("Engine control"), `${s.engine_control.count}/${s.engine_control.of}`),
-    fact(_("Engine stack"), fmt(_("{n} cards"), {n: s.decks.engine})),
-    fact(_("Event deck"), fmt(_("{n} cards"), {n: s.decks.events})));
+    fact(_("Engine stack"), fmt(ngettext("{n} card", "{n} cards", s.decks.engine), {n: s.decks.engine})),
+    fact(_("Event deck"), fmt(ngettext("{n} card", "{n} cards", s.decks.events), {n: s.decks.events})));
   for (const ship of ["mercurial", "rubicon"]) {
     const aboard = s.components[ship].map(named).join(", ") || _("none");
     facts.append(fact(fmt(_("{ship} carries"), {ship: SHIP[ship]}), aboard, ship));
@@ -190,7 +190,7 @@ function renderQlanet(s, root) {
     fact(_("Costs"), fmt(_("camp 0: {zero}  camp 1: {one}"), {zero: s.costs[0], one: s.costs[1]})),
     fact(_("Cards in hand"), fmt(_("camp 0: {zero}  camp 1: {one}"),
       {zero: s.hand_sizes[0], one: s.hand_sizes[1]})),
-    fact(_("Deck"), fmt(_("{n} cards"), {n: s.deck_size})));
+    fact(_("Deck"), fmt(ngettext("{n} card", "{n} cards", s.deck_size), {n: s.deck_size})));
   root.append(facts, grid(_("The board"), s.planets));
   if (s.reveal) root.append(grid(_("Revealed"), s.reveal.planets));
 }
