@@ -200,3 +200,38 @@ def test_the_simulators_board_and_help_come_from_the_catalogs(pseudo):
         words = [w for line in lines for w in unmarked(escape.sub("", line))]
         assert not words, words
     assert "ｔｈｅ ｒｅｇｉｓｔｒｙ ｃａｒｄ" in i18n._(sim.HELP)  # the help is a catalog string
+
+
+def _page_words(snap: dict) -> list[str]:
+    """The words of a snapshot the page shows as text: the log, the story, the menu."""
+    menu = snap.get("menu") or {}
+    return [*(snap.get("log") or []), *(snap.get("story") or []), menu.get("title") or "",
+            *menu.get("text", []), *menu.get("items", [])]
+
+
+@pytest.mark.parametrize("game", ["entanglion", "qno", "qlanet"])
+def test_the_pages_log_story_and_menus_come_from_the_catalogs(game, pseudo):
+    from companion.web import snapshot
+
+    found: dict[str, str] = {}
+    logged = 0
+    for i in range(3):
+        session = Session(MemoryJournal(), REG, SessionConfig(qno_pads={}),
+                          seed_source=lambda: i)
+        player = AutoPlayer(i, taps=bool(i % 2), game=game, options=options_for(game, i))
+        for _step in range(20000):
+            snap = snapshot.build(session)
+            logged += len(snap.get("log") or [])
+            for text in _page_words(snap):
+                for word in unmarked(text):
+                    found.setdefault(word, text)
+            command = player.next_command(session)
+            if command is None:
+                break
+            session.handle(event(command, game))
+        for text in _page_words(snapshot.build(session)):
+            for word in unmarked(text):
+                found.setdefault(word, text)
+    assert logged  # the games logged something to check
+    assert not found, "English on the page: " + "; ".join(
+        f"{w!r} in {t!r}" for w, t in list(found.items())[:8])
