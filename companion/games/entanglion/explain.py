@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ...i18n import N_, for_catalog
-_ = for_catalog("entanglion")[0]
 from .cards import EVENTS, track_value
 from .words import name
+
+_ = for_catalog("entanglion")[0]
 
 PURPOSES = {  # what a roll was for, inside a sentence
     "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),

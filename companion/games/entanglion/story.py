@@ -14,11 +14,12 @@ from collections import Counter
 from typing import Any, Iterable
 
 from ...i18n import N_, for_catalog
-_, ngettext, pgettext = for_catalog("entanglion")
 from ..common import duration, played_seconds, rate
 from . import odds
 from .cards import COMPONENTS, pretty
 from .options import RULINGS
+
+_, ngettext, pgettext = for_catalog("entanglion")
 
 CHECKS = ("orbital defence", "ground defence", "probe")
 CAUSE = {"orbital defence": "orbital defence", "ground defence": "ground defence",

@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from ...i18n import NC_, N_, for_catalog
-_, ngettext, pgettext = for_catalog("entanglion")
 from ...inputs import RETRIEVE
 from ..common import Item, Step
 from . import board, hint, odds
@@ -36,6 +35,8 @@ from .story import story
 from .words import NAMES, name
 from ...views.font import text_width, wrap
 from ...views.oled import MENU_LABEL
+
+_, ngettext, pgettext = for_catalog("entanglion")
 
 __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 

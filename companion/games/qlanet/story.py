@@ -7,8 +7,9 @@ from collections import Counter
 from typing import Any, Iterable
 
 from ...i18n import N_, for_catalog
-_, ngettext, pgettext = for_catalog("qlanet")
 from ..common import duration, played_seconds
+
+_, ngettext, pgettext = for_catalog("qlanet")
 
 
 def story(g: Any, record: Any = None) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""A QNO game in plain English, from its report (``companion scenario --text``)."""
+"""A QNO game in sentences, from its report: English for ``companion scenario --text``,
+the table's language on the web page (which passes the box's card names)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from ...i18n import N_, for_catalog
 from .cards import label
 
 _, ngettext, pgettext = for_catalog("qno")
+
 
 REASONS = {  # Translators: why a player draws; {n} is the number of cards
     "draw": N_("  Player {player} draws {n}."),

@@ -7,8 +7,9 @@ from collections import Counter
 from typing import Any, Iterable
 
 from ...i18n import N_, for_catalog
-_, ngettext, pgettext = for_catalog("qno")
 from ..common import duration, played_seconds, rate
+
+_, ngettext, pgettext = for_catalog("qno")
 
 PENALTIES = ("h_penalty", "caught", "draw_two")
 

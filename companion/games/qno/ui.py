@@ -13,13 +13,14 @@ import re
 from typing import Any
 
 from ...i18n import N_, for_catalog
-_, ngettext, pgettext = for_catalog("qno")
 from ..common import Item, Step
 from . import circuit
 from .cards import DRAW_TWO, GATES, HAND_SIZE, REVERSE, SKIP, is_card, ket, label, parse
 from .engine import IllegalAction, Qno
 from .story import pages as story_pages
 from .story import story
+
+_, ngettext, pgettext = for_catalog("qno")
 
 __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
