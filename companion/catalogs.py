@@ -150,18 +150,49 @@ def update() -> list[Path]:
     return written
 
 
-def web_catalog(code: str) -> dict[str, str]:
-    """Every translated message of one language, for the web page (its words, and the
-    game's names it shows); singular forms only, which is all the page uses."""
-    out: dict[str, str] = {}
-    for po in sorted((LOCALE / code / "LC_MESSAGES").glob("*.po")):
-        for m in _read_po(po, locale=code):
-            if not m.id or m.fuzzy:
-                continue
-            key = m.id if isinstance(m.id, str) else m.id[0]
-            value = m.string if isinstance(m.string, str) else m.string[0]
-            if value and key not in out:
-                out[key] = value
+# The catalogs the page reads: its own words (core) and the games' (names it shows).
+WEB_CATALOGS = ("core", "entanglion", "qno", "qlanet")
+
+
+def web_catalog(code: str) -> dict[str, dict]:
+    """The page's words in one language, kept apart by catalog as on the box (the page
+    asks the game on show first, then core): ``{catalog: {msgid: text}}``. A counted
+    message maps to its forms; a message with a context is keyed ``context\x04msgid``
+    (gettext's own way). Under ``""`` (where gettext keeps its header) is how the page
+    picks a form: ``Intl.PluralRules``' category -> the form's index."""
+    out: dict[str, dict] = {"": {"plural": plural_categories(code)}}
+    for name in WEB_CATALOGS:
+        path = po_path(code, name)
+        messages: dict[str, object] = {}
+        if path.exists():
+            for m in _read_po(path, locale=code):
+                if not m.id or m.fuzzy:
+                    continue
+                key = m.id if isinstance(m.id, str) else m.id[0]
+                if m.context:
+                    key = f"{m.context}\x04{key}"
+                value = m.string if isinstance(m.string, str) else list(m.string)
+                if value and all(value):
+                    messages[key] = value
+        out[name] = messages
+    return out
+
+
+def plural_categories(code: str) -> dict[str, int]:
+    """CLDR's plural category of a count (what ``Intl.PluralRules`` answers in the
+    browser) -> the index of the form the catalog's own plural rule picks for it.
+    Raises ValueError if the two rules disagree on any whole count up to 1,000."""
+    import gettext
+
+    from babel import Locale
+
+    rule = gettext.c2py(_read_po(po_path(code, "core"), locale=code).plural_expr)
+    locale = Locale.parse(code)
+    out: dict[str, int] = {}
+    for n in range(1001):
+        category, form = locale.plural_form(n), rule(n)
+        if out.setdefault(category, form) != form:
+            raise ValueError(f"{code}: plural rules disagree at {n}")
     return out
 
 

@@ -352,30 +352,31 @@ def _led_map(config: Any) -> Iterator[Finding]:
     yield Finding(OK, f"LED map {path}: {sum(p is not None for p in chain)} pixels")
 
 
-def _catalogs(config: Any, package: Any = None) -> Iterator[Finding]:
+def _catalogs(config: Any = None, package: Any = None) -> Iterator[Finding]:
     """Every compiled catalog of the table's language (the config's, and the one chosen
-    in Settings) loads; the other shipped languages only warn, as Settings offers them.
-    ``package``: the installed package's folder (a test passes a damaged copy)."""
-    import gettext
-    from importlib import resources
-
+    in Settings) reads and passes the box's own check (a damaged one leaves its words
+    English); the other shipped languages only warn, as Settings offers them. Without a
+    config every language counts. ``package``: the installed package's folder (a test
+    passes a damaged copy)."""
     from . import i18n, language
-    from .catalogs import CATALOGS
 
-    package = package or resources.files("companion")
-    needed = {config.game.language, language.saved(Path(config.paths.state_dir))} - {None}
-    broken = set()
+    locale = package / "locale" if package is not None else i18n.locale_root()
+    if config is None:
+        needed = set(i18n.LANGUAGES)
+    else:
+        needed = {config.game.language, language.saved(Path(config.paths.state_dir))}
+    needed -= {None, i18n.DEFAULT}  # the source language has no catalog
+    broken, count = set(), 0
     for code in i18n.LANGUAGES:
         if code == i18n.DEFAULT:
-            continue  # the source language: no catalog
-        folder = package / "locale" / code
+            continue
+        folder = locale / code
         problems = []
-        for name in CATALOGS:
-            mo = folder / "LC_MESSAGES" / f"{name}.mo"
+        for name in i18n.CATALOGS:
+            count += 1
             try:
-                with mo.open("rb") as stream:
-                    gettext.GNUTranslations(stream)
-            except Exception as exc:  # noqa: BLE001 - a truncated file fails in many ways
+                i18n.read_catalog(folder / "LC_MESSAGES" / f"{name}.mo")
+            except Exception as exc:  # noqa: BLE001 - a damaged file fails in many ways
                 problems.append(f"{name}.mo ({type(exc).__name__}: {exc})")
         if not (folder / "web.json").is_file():
             problems.append("web.json (missing)")
@@ -383,10 +384,11 @@ def _catalogs(config: Any, package: Any = None) -> Iterator[Finding]:
             continue
         broken.add(code)
         yield Finding(FAIL if code in needed else WARN,
-                      f"language {code}: cannot load " + ", ".join(problems),
-                      "reinstall: sudo systemd/install.sh")
+                      f"language {code}: cannot load " + ", ".join(problems) +
+                      " (its words show in English)", "reinstall: sudo systemd/install.sh")
     if not needed & broken:
-        yield Finding(OK, "the table's language loads: " + ", ".join(sorted(needed)))
+        yield Finding(OK, f"the table's language loads: {', '.join(sorted(needed)) or 'en'} "
+                      f"({count} catalogs checked)")
 
 
 def _journal(path: Path) -> Iterator[Finding]:

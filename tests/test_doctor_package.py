@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import doctor, language
+from companion import doctor, i18n, language
 from companion.config import Config, GameConfig, LedsConfig, PathsConfig
 from companion.doctor import FAIL, OK, WARN
 
@@ -59,7 +59,8 @@ def damaged_copy(tmp_path, *remove):
 
 def test_every_shipped_catalog_loads(tmp_path):
     cfg = config(tmp_path, game=GameConfig(language="pl"))
-    assert levels(doctor._catalogs(cfg)) == [(OK, "the table's language loads: pl", "")]
+    assert levels(doctor._catalogs(cfg)) == [
+        (OK, f"the table's language loads: pl ({len(i18n.CATALOGS) * 3} catalogs checked)", "")]
 
 
 def test_a_missing_catalog_of_the_configured_language_fails(tmp_path):
@@ -75,7 +76,8 @@ def test_the_language_chosen_in_settings_counts_as_needed(tmp_path):
     cfg = config(tmp_path)
     language.save(Path(cfg.paths.state_dir), "cs")
     [(level, what, _)] = levels(doctor._catalogs(cfg, package))
-    assert (level, what) == (FAIL, "language cs: cannot load web.json (missing)")
+    assert (level, what) == (FAIL, "language cs: cannot load web.json (missing) "
+                             "(its words show in English)")
 
 
 def test_a_language_nobody_chose_only_warns(tmp_path):

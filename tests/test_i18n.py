@@ -61,19 +61,46 @@ def _mo(entries: dict[str, str]) -> bytes:
         f"{2 * n}I", *offsets_strs) + ids + strs
 
 
-def test_catalogs_of_one_language_are_chained(tmp_path, monkeypatch):
+def _two_catalogs(tmp_path, monkeypatch, core: bytes, qno: bytes) -> None:
     folder = tmp_path / "companion" / "locale" / "pl" / "LC_MESSAGES"
     folder.mkdir(parents=True)
-    (folder / "a.mo").write_bytes(_mo({"": "Content-Type: text/plain; charset=UTF-8\n",
-                                        "Roll": "Rzut"}))
-    (folder / "b.mo").write_bytes(_mo({"": "Content-Type: text/plain; charset=UTF-8\n",
-                                        "Undo": "Cofnij"}))
-    monkeypatch.setattr(i18n.resources, "files", lambda package: tmp_path / package)
-    monkeypatch.setattr(i18n, "_current_code", "en")
+    (folder / "core.mo").write_bytes(core)
+    (folder / "qno.mo").write_bytes(qno)
+    monkeypatch.setattr(i18n, "locale_root", lambda: tmp_path / "companion" / "locale")
+    i18n.set_language("en")  # the patched folder is read at the next change
+
+
+HEADER = {"": "Content-Type: text/plain; charset=UTF-8\n"}
+
+
+def test_each_area_asks_its_own_catalog_and_no_other(tmp_path, monkeypatch):
+    """The same English word reads as each catalog says: no catalog shadows another."""
+    _two_catalogs(tmp_path, monkeypatch, _mo({**HEADER, "Start": "Start", "Undo": "Cofnij"}),
+                  _mo({**HEADER, "Start": "Początek", "Roll": "Rzut"}))
     i18n.set_language("pl")
-    assert i18n._("Roll") == "Rzut"
-    assert i18n._("Undo") == "Cofnij"
+    qno = i18n.for_catalog("qno")[0]
+    assert (i18n._("Start"), qno("Start")) == ("Start", "Początek")
+    assert (i18n._("Undo"), qno("Undo")) == ("Cofnij", "Undo")
+    assert (i18n._("Roll"), qno("Roll")) == ("Roll", "Rzut")
     assert i18n._("Not translated") == "Not translated"
+    assert i18n.broken() == []
+    with pytest.raises(ValueError):
+        i18n.for_catalog("nonsense")
+
+
+def test_a_damaged_catalog_speaks_english_and_says_so_once(tmp_path, monkeypatch, caplog):
+    good = _mo({**HEADER, "Start": "Początek"})
+    bad = bytearray(_mo({**HEADER, "Undo": "Cofnij"}))
+    bad[0] ^= 0x01  # the magic number
+    _two_catalogs(tmp_path, monkeypatch, bytes(bad), good)
+    with caplog.at_level("ERROR", logger="companion.i18n"):
+        i18n.set_language("pl")
+    assert i18n.language() == "pl"
+    assert i18n.broken() == ["core"]
+    assert i18n._("Undo") == "Undo"  # English, not a crash
+    assert i18n.for_catalog("qno")[0]("Start") == "Początek"  # the others still speak
+    lines = [r for r in caplog.records if r.name == "companion.i18n"]
+    assert len(lines) == 1 and "pl/core.mo" in lines[0].getMessage()
 
 
 def test_mo_helper_matches_gettext():

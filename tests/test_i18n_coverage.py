@@ -19,11 +19,12 @@ import json
 import re
 
 import pytest
+from babel.messages.pofile import read_po
 
 from companion import i18n
 from companion.autoplay import AutoPlayer
-from companion.catalogs import LOCALE
-from companion.inputs import Press
+from companion.catalogs import LOCALE, template_path
+from companion.inputs import Hold, Press
 from companion.session import Session, SessionConfig
 from companion.views import oled
 
@@ -44,14 +45,25 @@ def mark(message: str) -> str:
 
 
 class Pseudo(gettext.NullTranslations):
+    """The pseudo-language of one catalog: it marks only the strings that catalog's
+    template holds, so a string asked of the wrong catalog (a game's word looked up in
+    the core one) stays plain and is caught like one that skipped the catalogs."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        with template_path(name).open("rb") as stream:
+            self.known = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                          for m in read_po(stream) if m.id}
+
     def gettext(self, message):
-        return mark(message)
+        return mark(message) if (None, message) in self.known else message
 
     def ngettext(self, singular, plural, n):
-        return mark(singular if n == 1 else plural)
+        return mark(singular if n == 1 else plural) if (None, singular) in self.known \
+            else (singular if n == 1 else plural)
 
     def pgettext(self, context, message):
-        return mark(message)
+        return mark(message) if (context, message) in self.known else message
 
 
 # Words that are the same in every language: names (ships, games, the box), card and
@@ -86,7 +98,8 @@ def translated_games() -> list[str]:
 
 @pytest.fixture
 def pseudo(monkeypatch):
-    monkeypatch.setattr(i18n, "_current", Pseudo())
+    catalogs = {name: Pseudo(name) for name in i18n.CATALOGS}
+    monkeypatch.setattr(i18n, "translations", catalogs.__getitem__)
     drawn: list[str] = []
     real_text, real_centered = oled.draw_text, oled.draw_centered
 
@@ -134,8 +147,14 @@ def _play(game: str, i: int, seen: set[str], drawn: list[str],
                 for word in unmarked(text):
                     found.setdefault(word, model)
 
+    undone = 0  # inputs made when the last undo came: one undo per 8 new inputs
     for _step in range(20000):
         look()
+        made = len(session.game.inputs) if session.mode == "game" else 0
+        if made >= undone + 8:
+            session.handle(Hold("BACK"))  # the undo notice names what was taken back
+            look()
+            undone = made
         command = player.next_command(session)
         if command is None:
             break
@@ -152,6 +171,7 @@ def test_every_word_on_every_screen_comes_from_the_catalogs(game, pseudo):
     for i in range(GAMES):
         _play(game, i, seen, pseudo, found)
     assert len(seen) > 100  # the games went through many screens
+    assert any('"screen": "undo"' in key for key in seen)  # undo notices among them
     assert not found, "words drawn without a catalog lookup: " + "; ".join(
         f"{word!r} in {model}" for word, model in list(found.items())[:5])
 
@@ -180,3 +200,38 @@ def test_the_simulators_board_and_help_come_from_the_catalogs(pseudo):
         words = [w for line in lines for w in unmarked(escape.sub("", line))]
         assert not words, words
     assert "ｔｈｅ ｒｅｇｉｓｔｒｙ ｃａｒｄ" in i18n._(sim.HELP)  # the help is a catalog string
+
+
+def _page_words(snap: dict) -> list[str]:
+    """The words of a snapshot the page shows as text: the log, the story, the menu."""
+    menu = snap.get("menu") or {}
+    return [*(snap.get("log") or []), *(snap.get("story") or []), menu.get("title") or "",
+            *menu.get("text", []), *menu.get("items", [])]
+
+
+@pytest.mark.parametrize("game", ["entanglion", "qno", "qlanet"])
+def test_the_pages_log_story_and_menus_come_from_the_catalogs(game, pseudo):
+    from companion.web import snapshot
+
+    found: dict[str, str] = {}
+    logged = 0
+    for i in range(3):
+        session = Session(MemoryJournal(), REG, SessionConfig(qno_pads={}),
+                          seed_source=lambda: i)
+        player = AutoPlayer(i, taps=bool(i % 2), game=game, options=options_for(game, i))
+        for _step in range(20000):
+            snap = snapshot.build(session)
+            logged += len(snap.get("log") or [])
+            for text in _page_words(snap):
+                for word in unmarked(text):
+                    found.setdefault(word, text)
+            command = player.next_command(session)
+            if command is None:
+                break
+            session.handle(event(command, game))
+        for text in _page_words(snapshot.build(session)):
+            for word in unmarked(text):
+                found.setdefault(word, text)
+    assert logged  # the games logged something to check
+    assert not found, "English on the page: " + "; ".join(
+        f"{w!r} in {t!r}" for w, t in list(found.items())[:8])

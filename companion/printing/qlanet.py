@@ -14,9 +14,11 @@ import math
 from PIL import Image, ImageDraw
 
 from ..games.qlanet import cards as engine
-from ..i18n import N_, _, pgettext
+from ..i18n import N_, for_catalog
 from . import sheet
 from .sheet import CARD_H, CARD_W, INK, SAFE, WHITE, Card, mm, text
+
+_, ngettext, pgettext = for_catalog("printing")
 
 GAME = "qlanet"
 

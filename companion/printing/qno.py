@@ -14,9 +14,11 @@ import math
 from PIL import Image, ImageDraw
 
 from ..games.qno import cards as deck
-from ..i18n import N_, _
+from ..i18n import N_, for_catalog
 from . import sheet
 from .sheet import CARD_H, CARD_W, INK, SAFE, WHITE, Card, mm, text
+
+_ = for_catalog("printing")[0]
 
 GAME = "qno"
 

@@ -98,6 +98,7 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
         self.off_asked = False  # a page asked to switch off: the box's buttons answer
         self._shown: tuple[int, int, int] | None = None  # (game, entry, notices) on show
         self._alerts: list[dict[str, Any]] = []  # box alerts waiting behind the one shown
+        self._tell_broken_catalogs()
         record = journal.unfinished()  # damage raises: the shell salvages
         if record is not None:
             self._try_resume(record.id, record, starting=True)

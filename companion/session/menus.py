@@ -34,10 +34,11 @@ class Menus:
             return self.menu.model if self.menu is not None else self._main_menu()
         if self.mode == "setup":
             step = self.ui.SETUP_STEPS[self.setup_step]
-            return {"title": _(step.title),
+            own = i18n.for_catalog(self.ui.NAME)[0]  # the game's words, from its catalog
+            return {"title": own(step.title),
                     "right": _("Setup {index}/{total}").format(index=self.setup_step + 1,
                                                               total=self._setup_total()),
-                    "text": [], "items": [Item(_(label), None) for label, _value in step.choices]}
+                    "text": [], "items": [Item(own(label), None) for label, _value in step.choices]}
         if self.menu is not None:
             return self.menu.model
         g = self.game
@@ -89,12 +90,20 @@ class Menus:
 
     def _set_language(self, code: str) -> None:
         i18n.set_language(code)
+        self._tell_broken_catalogs()
         if self.config.save_language is not None:
             try:
                 self.config.save_language(code)
             except OSError as exc:  # the choice still holds until the box stops
                 log.error("language choice not saved: %s", exc)
                 self._error(_("Language set, but not saved (see the log)"))
+
+    def _tell_broken_catalogs(self) -> None:
+        """A catalog that could not be read leaves its words English (i18n logs the
+        file and why): the players see an alert instead of wondering."""
+        if i18n.broken():
+            self.alert(_("Translation damaged"), _("Some words show in English."),
+                       _("The log says which file."))
 
     def _open(self, kind: str, model: dict[str, Any]) -> None:
         self.menu, self.cursor = _Menu(kind, model), default_cursor(model["items"])

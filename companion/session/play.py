@@ -128,8 +128,8 @@ class Play:
         self._shown = None
         self._close()
         self._story = None
-        describe = getattr(self.ui, "describe", _describe)  # a game may word it itself
-        self.overlay = {"screen": "undo", "text": describe(act)}
+        own = getattr(self.ui, "describe", None)  # a game may word it itself
+        self.overlay = {"screen": "undo", "text": (own(act) if own else None) or _describe(act)}
 
     def _game_story(self) -> dict[str, Any] | None:
         """The finished game's story (told once; the journal adds the time played)."""

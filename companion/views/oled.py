@@ -216,7 +216,8 @@ def roll(m: dict[str, Any]) -> Image.Image:
     x = _ROLL_X
     _line(image, first, m["player"], x)
     if centarious:
-        _line(image, first + 1, "Centarious", x)
+        # Translators: the galaxy's name as your edition prints it (Czech: Centarius).
+        _line(image, first + 1, _("Centarious"), x)
     elif m.get("need") is not None:
         _line(image, first + 1, _("need {need}+").format(need=m["need"]), x)
     y = BODY_Y + (first + 3) * LINE_H  # "rolling", then the result: two pages
@@ -313,6 +314,12 @@ def _chart(draw: ImageDraw.ImageDraw, values: list[int], top: int, bottom: int) 
         draw.line(points, fill=1)
 
 
+def _latin(text: str) -> bool:
+    """Whether ``text`` may be drawn 3x: Latin glyphs are shapes that scale; a Japanese
+    glyph is a 7x7 bitmap whose strokes turn to blocks at 3x, so it goes 2x at most."""
+    return not any(ord(c) > 0x2FFF for c in text)
+
+
 def end(m: dict[str, Any]) -> Image.Image:
     """The result (page 0), then the story of the game page by page."""
     if m.get("page"):
@@ -321,12 +328,16 @@ def end(m: dict[str, Any]) -> Image.Image:
     won = m["result"] == "won"
     if won:
         draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
-    draw_centered(image, 4, _("WON!") if won else _("LOST"), scale=3)
+    word = _("WON!") if won else _("LOST")
+    draw_centered(image, 4 if _latin(word) else 8, word, scale=3 if _latin(word) else 2)
     for row, line in enumerate(clip(wrap(m["reason"], WIDTH - 4), 2)):
         draw_centered(image, 28 + row * CELL_H, line)
     turns = ngettext("{n} turn", "{n} turns", m["turns"]).format(n=m["turns"])
-    summary = f"{turns}, " + (m["time"] if m.get("time") else
-                              _("{parts}/8 parts").format(parts=m["parts"]))
+    # Translators: two facts side by side on the end screen ("12 turns, 25 min"); the
+    # separator is the language's own (Japanese: 、).
+    summary = _("{first}, {second}").format(
+        first=turns, second=m["time"] if m.get("time") else
+        _("{parts}/8 parts").format(parts=m["parts"]))
     draw_centered(image, 46, fit(summary, WIDTH - 4))
     _pages_hint(image, m)
     return image

@@ -38,7 +38,7 @@ from companion.games.entanglion.board import (
 )
 from companion.games.entanglion.cards import TRACK
 
-from ..i18n import _
+from ..i18n import N_, _
 from . import leds
 
 RGB = tuple[int, int, int]
@@ -171,7 +171,8 @@ _PLANET_AT: dict[str, tuple[int, int]] = {
     MINUS: (4, 6),
     **dict(zip(RING, _RING_SLOTS)),
 }
-_TITLES = ((0, 0, "Centarious"), (3, 0, "Superious"), (0, 24, "Entanglion"))
+# Translators: the galaxies' names as your edition prints them (Czech: Centarius, Superius).
+_TITLES = ((0, 0, N_("Centarious")), (3, 0, N_("Superious")), (0, 24, "Entanglion"))
 _MAP_ROWS = 8
 _TRACK_LABEL = 10  # columns before the track's values
 MAP_WIDTH = 41  # the widest visible line board_map produces (the tests hold it to this)
@@ -218,7 +219,7 @@ def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
         raise ValueError(f"frame must have {leds.FRAME_LENGTH} pixels, got {len(frame)}")
     canvas = _Canvas(_MAP_ROWS)
     for row, col, title in _TITLES:
-        canvas.put(row, col, title)
+        canvas.put(row, col, _(title))
     for i, planet in enumerate(PLANETS):
         row, col = _PLANET_AT[planet]
         glyph = _planet_glyph(tuple(frame[i]), colour)

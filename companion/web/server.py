@@ -321,9 +321,10 @@ class _History(_Base):
 
     async def get(self) -> None:
         await self.server.current()  # the game thread reads the journal's list then
-        data = self.server.publisher.history()
+        # The charts carry words: a change of language draws them again.
+        data = (i18n.language(), self.server.publisher.history())
         if data != self.server.history_source:
-            history = json.loads(data)
+            history = json.loads(data[1])
             history["plots"] = svg.history_plots(history)
             self.server.history_source = data
             self.server.history_page = json.dumps(history, separators=(",", ":")).encode()

@@ -137,7 +137,10 @@ def _qno(g: Any) -> dict[str, Any]:
     s = g.state
     # Only the log part of the narration (the circuit has its own panel); the
     # recent entries only, so a long game costs no more per refresh than a short one.
-    lines = list(narrate({"log": g.log[-LOG_LINES:], "pending": None, "circuit_text": ""}))
+    from ..games.qno.ui import card_label
+
+    lines = list(narrate({"log": g.log[-LOG_LINES:], "pending": None, "circuit_text": ""},
+                         card_label))
     lines = lines[:-1] if lines and lines[-1] == "Circuit:" else lines
     return {
         "status": s.status,
@@ -178,23 +181,35 @@ def _qlanet(g: Any) -> dict[str, Any]:
 def _qlanet_line(e: dict[str, Any]) -> str | None:
     """A public log line; the deal and the refills (told on the OLED, which the page
     shows) and the reveal give none."""
-    t, who = e["type"], f"Camp {e.get('player')}"
+    t, who = e["type"], i18n._("Camp {camp}").format(camp=e.get("player"))
     if t == "turn":
-        return f"-- Move {e['number']}: {who} --"
+        return i18n._("-- Move {number}: {who} --").format(number=e["number"], who=who)
     if t == "play":
-        on = " and ".join(str(p) for p in e["planets"])
-        return f"{who} plays {e['card']} on planet {on} (cost {e['cost']}, total {e['total']})."
+        return i18n._("{who} plays {card} on planet {planets} (cost {cost}, total {total}).").format(
+            who=who, card=e["card"], planets=_both(e["planets"]), cost=e["cost"],
+            total=e["total"])
     if t == "discard":
-        return f"{who} discards {e['card']} (cost {e['cost']}, total {e['total']})."
+        return i18n._("{who} discards {card} (cost {cost}, total {total}).").format(
+            who=who, card=e["card"], cost=e["cost"], total=e["total"])
     if t == "measure":
-        return f"{who} measures planet {e['planet']}: {e['result']}."
+        return i18n._("{who} measures planet {planet}: {result}.").format(
+            who=who, planet=e["planet"], result=e["result"])
     if t == "bell":
-        return f"{who} makes a Bell measurement of planets {e['planets'][0]} and {e['planets'][1]}."
+        return i18n._("{who} makes a Bell measurement of planets {planets}.").format(
+            who=who, planets=_both(e["planets"]))
     if t == "reshuffle":
-        return f"The deck is reshuffled ({e['cards']} cards)."
+        return i18n.ngettext("The deck is reshuffled ({n} card).",
+                             "The deck is reshuffled ({n} cards).", e["cards"]).format(
+                                 n=e["cards"])
     if t == "game_over":
-        return "Game over: won by camp " + " and ".join(map(str, e["winners"])) + "."
+        return i18n._("Game over: won by camp {camps}.").format(camps=_both(e["winners"]))
     return None
+
+
+def _both(items: Any) -> str:
+    """Two planets or camps: "1 and 5" in the table's language."""
+    return i18n._("{a} and {b}").format(a=items[0], b=items[1]) if len(items) == 2 else \
+        str(items[0]) if items else ""
 
 
 GAMES = {"entanglion": _entanglion, "qno": _qno, "qlanet": _qlanet}

@@ -11,11 +11,13 @@ single-ship galaxies Centarious and Superious beside it).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
 from ..games.entanglion import board
+from .. import i18n
+from ..games.common import GAMES, ui_for
 from ..i18n import _
 from ..games.entanglion.cards import TRACK
 
@@ -121,7 +123,7 @@ def _pretty(name: str) -> str:
 
 def _track(detection: Mapping[str, Any], y: float) -> list[str]:
     space = detection.get("space")
-    out = [_t(10, y + 30, "Detection", "galaxy", 13, "start")]
+    out = [_t(10, y + 30, _("Detection"), "galaxy", 13, "start")]
     step = (WIDTH - 100) / len(TRACK)
     for i, value in enumerate(TRACK, 1):
         x = 90 + (i - 1) * step
@@ -243,7 +245,8 @@ def history_plots(history: Mapping[str, Any], options_shown: int = 6) -> list[st
     by_game: dict[str, list[tuple[float, float]]] = {}
     for i, g in enumerate(turns, 1):
         by_game.setdefault(g["game"], []).append((i, g["turns"]))
-    out = [line_plot([(name, GAME_COLOURS.get(name, GREY), pts)
+    out = [line_plot([(ui_for(name).TITLE if name in GAMES else name,
+                       GAME_COLOURS.get(name, GREY), pts)
                       for name, pts in sorted(by_game.items())],
                      _("Turns per game"), _("game (oldest first)"), _("turns"))]
     rates = history.get("win_rate") or {}
@@ -251,9 +254,25 @@ def history_plots(history: Mapping[str, Any], options_shown: int = 6) -> list[st
         [k for k in sorted(rates) if k != "difficulty"][:options_shown]
     for group in groups:
         cells = rates[group]
-        out.append(bar_plot([(f"{k} ({c['played']})", c["rate"] * 100)
+        title, value = _option_words(group)
+        out.append(bar_plot([(f"{value(k)} ({c['played']})", c["rate"] * 100)
                              for k, c in cells.items()],
-                            _("Entanglion win rate by {group}").format(
-                                group=group.replace('_', ' ')),
+                            _("Entanglion win rate by {group}").format(group=title),
                             _("% won"), y_max=100))
     return out
+
+
+def _option_words(group: str) -> tuple[str, Callable[[str], str]]:
+    """An Entanglion option of the win-rate charts, and its values, in the words its
+    setup screen uses (in the table's language); an option with no setup screen keeps
+    its name from the rules."""
+    ui = ui_for("entanglion")
+    own = i18n.for_catalog("entanglion")[0]
+    key = "start_space" if group == "difficulty" else group
+    step = next((s for s in ui.SETUP_STEPS if s.key == key), None)
+    if step is None:
+        return group.replace("_", " "), lambda k: k.replace("_", " ")
+    labels = {str(v): own(label) for label, v in step.choices}
+    if key == "start_space":  # stats count it as "start space N"
+        labels = {f"start space {v}": text for v, text in labels.items()}
+    return own(step.title), lambda k: labels.get(k, k)

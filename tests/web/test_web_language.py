@@ -44,8 +44,8 @@ def test_the_catalog_is_the_language_the_box_speaks(rig):
     _choose_language(rig, "Polski")
     got = json.loads(rig.request("GET", "/catalog.json")[2])
     assert got["language"] == "pl" and rig.snapshot()["language"] == "pl"
-    assert got["messages"]["The story of the game"] == "Historia gry"
-    assert got["messages"]["Quantum Tunnel"] == "Quantum Tunnel"  # names the page shows
+    assert got["messages"]["core"]["The story of the game"] == "Historia gry"
+    assert got["messages"]["entanglion"]["Quantum Tunnel"] == "Quantum Tunnel"  # its names
 
 
 def test_every_shipped_language_has_a_page_catalog():

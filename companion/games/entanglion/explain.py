@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ...i18n import N_, _
+from ...i18n import N_, for_catalog
 from .cards import EVENTS, track_value
 from .words import name
+
+_ = for_catalog("entanglion")[0]
 
 PURPOSES = {  # what a roll was for, inside a sentence
     "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),

@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, for_catalog
 from ..common import duration, played_seconds, rate
 from . import odds
 from .cards import COMPONENTS, pretty
 from .options import RULINGS
+
+_, ngettext, pgettext = for_catalog("entanglion")
 
 CHECKS = ("orbital defence", "ground defence", "probe")
 CAUSE = {"orbital defence": "orbital defence", "ground defence": "ground defence",
@@ -192,6 +194,18 @@ def _cause(cause: str) -> str:
     return _(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause
 
 
+def _option(key: str, value: Any) -> str:
+    """A setup option as its setup screen words it ("Real cards"); a rule option with
+    no setup screen by its documented name."""
+    from .ui import SETUP_STEPS
+
+    for step in SETUP_STEPS:
+        for label, choice in step.choices if step.key == key else ():
+            if choice == value:
+                return _(label)
+    return f"{key}={value}"
+
+
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show`` and the web page (in the
     language in use: English for the command)."""
@@ -207,7 +221,7 @@ def text(st: dict[str, Any]) -> list[str]:
                difficulty=_(difficulty) if difficulty else st["start_space"])]
     if st["options"]:
         out.append(_("Options: {options}").format(
-            options=", ".join(f"{k}={v}" for k, v in st["options"].items())))
+            options=_(", ").join(_option(k, v) for k, v in st["options"].items())))
     out.append(_("Components aboard: {parts}/8").format(parts=st["parts"]))
     for ship, comps in st["retrieved"].items():
         out.append("  " + _("{ship} retrieved {components}").format(

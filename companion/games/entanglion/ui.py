@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
-from ...i18n import NC_, N_, _, ngettext, pgettext
+from ...i18n import NC_, N_, for_catalog
 from ...inputs import RETRIEVE
 from ..common import HARMFUL, LONG_SHOT, SAFE, WASTED, Item, Step
 from . import board, hint, odds
@@ -32,9 +32,11 @@ from .engine import Entanglion, IllegalAction
 from .explain import explain
 from .story import pages as story_pages
 from .story import story
-from .words import name
+from .words import NAMES, name
 from ...views.font import text_width, wrap
 from ...views.oled import MENU_LABEL
+
+_, ngettext, pgettext = for_catalog("entanglion")
 
 __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
@@ -178,6 +180,34 @@ def status_line(g: Entanglion) -> str:
         return "setting up"
     return (f"turn {s.turn_number}, {who(s.turn_player)} to play, detection space "
             f"{s.detection}, {sum(len(c) for c in s.ship_components.values())}/8 components")
+
+
+CHOICE_WORD = {  # an answer to a prompt, as the undo notice names it
+    "keep": N_("keep the roll"), "reroll": N_("re-roll"), "use": N_("use it"),
+    "accept": N_("accept"), "roll": N_("roll"), "stop": N_("stop"),
+}
+
+
+def describe(act: dict[str, Any]) -> str | None:
+    """The undo notice for an event or an answer, by the names the cards print; None
+    for the other inputs, which the session words itself."""
+    card, value, ship = act.get("card"), act.get("value"), who(act.get("player"))
+    if act.get("do") == "event" and card in EVENT_SHORT:
+        # Translators: the undo notice, "Rubicon: event Tunnel" (what was taken back).
+        return _("{ship}: event {event}").format(ship=ship, event=event_short(card))
+    if act.get("do") == "choose":
+        value = value if isinstance(value, str) else None  # a dict: a move, said generally
+        if value in CHOICE_WORD:
+            what = _(CHOICE_WORD[value])
+        elif value in EVENT_SHORT:
+            what = event_short(value)
+        elif value in NAMES:  # a planet or a component
+            what = name(value)
+        else:
+            what = _("an option")
+        # Translators: the undo notice, "Rubicon: chose re-roll" (what was taken back).
+        return _("{ship}: chose {what}").format(ship=ship, what=what)
+    return None
 
 
 def undo_block(g: Entanglion) -> str | None:

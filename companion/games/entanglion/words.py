@@ -8,8 +8,11 @@ code only marks the English names and asks for them here.
 
 from __future__ import annotations
 
-from ...i18n import N_, _
+from ...i18n import N_, for_catalog
 from .cards import pretty
+
+_ = for_catalog("entanglion")[0]
+
 
 NAMES = {  # full names of planets, components and events (the card screens, set-up)
     "ZERO": N_("ZERO"), "ONE": N_("ONE"), "PLUS": N_("PLUS"), "MINUS": N_("MINUS"),

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from ...i18n import _, ngettext
+from ...i18n import N_, for_catalog
 from ..common import duration, played_seconds
+
+_, ngettext, pgettext = for_catalog("qlanet")
 
 
 def story(g: Any, record: Any = None) -> dict[str, Any]:
@@ -63,17 +65,40 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"title": _("The story"), "lines": lines}]
 
 
+STATUS = {"won": N_("won"), "playing": N_("playing"), "abandoned": N_("abandoned")}
+
+
 def text(st: dict[str, Any]) -> list[str]:
-    out = [f"Result: {st['status']}" + (f", {_winners(st)}" if st["winners"] else "")]
-    out += [f"  camp {c}: {why}" for c, why in sorted(st["reasons"].items())]
-    out += [f"Moves: {st['moves']}" + (f", played for {st['time']}" if st["time"] else ""),
-            f"Costs: camp 0 {st['costs'][0]}, camp 1 {st['costs'][1]}",
-            f"Planets fixed: camp 0 {st['fixed'][0]}, camp 1 {st['fixed'][1]}",
-            f"Measurements fixed {st['measured'][0]} planets to 0, {st['measured'][1]} to 1",
-            f"BM secrets: camp 0 {st['secrets'][0]}, camp 1 {st['secrets'][1]}",
-            f"Discards: {st['discards']}"]
+    """The whole story in lines, for ``companion games show`` and the web page (in the
+    language in use: English for the command)."""
+    from .ui import reason_text
+
+    status = _(STATUS[st["status"]]) if st["status"] in STATUS else st["status"]
+    w = st["winners"]
+    first = _("Result: {status}").format(status=status)
+    if w:
+        first += _(", {winners}").format(winners=_("camps 0 and 1 shared the win")
+                                          if len(w) == 2 else
+                                          _("camp {camp} won").format(camp=w[0]))
+    out = [first]
+    out += [_("  camp {camp}: {why}").format(camp=c, why=reason_text(why))
+            for c, why in sorted(st["reasons"].items())]
+    moves = _("Moves: {moves}").format(moves=st["moves"])
+    if st["time"]:
+        # Translators: continues "Moves: 40".
+        moves += _(", played for {time}").format(time=st["time"])
+    out += [moves,
+            _("Costs: camp 0 {zero}, camp 1 {one}").format(zero=st["costs"][0],
+                                                           one=st["costs"][1]),
+            _("Planets fixed: camp 0 {zero}, camp 1 {one}").format(zero=st["fixed"][0],
+                                                                   one=st["fixed"][1]),
+            _("Measurements fixed {zero} planets to 0, {one} to 1").format(
+                zero=st["measured"][0], one=st["measured"][1]),
+            _("BM secrets: camp 0 {zero}, camp 1 {one}").format(zero=st["secrets"][0],
+                                                                one=st["secrets"][1]),
+            _("Discards: {n}").format(n=st["discards"])]
     if st["favourite"]:
-        out.append(f"Card played most: {st['favourite']}")
+        out.append(_("Card played most: {card}").format(card=st["favourite"]))
     return out
 
 

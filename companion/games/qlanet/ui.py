@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, for_catalog
 from ...inputs import EXCHANGE
 from ...views.font import wrap
 from ..common import Item, Step
@@ -32,6 +32,8 @@ from .knowledge import view
 from .options import RULINGS
 from .story import pages as story_pages
 from .story import story
+
+_, ngettext, pgettext = for_catalog("qlanet")
 
 __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 

@@ -1,52 +1,77 @@
-"""A QNO game in plain English, from its report (``companion scenario --text``)."""
+"""A QNO game in sentences, from its report: English for ``companion scenario --text``,
+the table's language on the web page (which passes the box's card names)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
+from ...i18n import N_, for_catalog
 from .cards import label
 
-REASONS = {"deal": "is dealt", "draw": "draws", "draw_two": "draws (Draw Two)",
-           "h_reward": "draws (H guessed right)", "h_penalty": "draws (H guessed wrong)",
-           "caught": "draws (caught without QNO!)"}
+_, ngettext, pgettext = for_catalog("qno")
 
 
-def narrate(result: dict[str, Any]) -> Iterator[str]:
+REASONS = {  # Translators: why a player draws; {n} is the number of cards
+    "draw": N_("  Player {player} draws {n}."),
+    "draw_two": N_("  Player {player} draws {n} (Draw Two)."),
+    "h_reward": N_("  Player {player} draws {n} (H guessed right)."),
+    "h_penalty": N_("  Player {player} draws {n} (H guessed wrong)."),
+    "caught": N_("  Player {player} draws {n} (caught without QNO!)."),
+}
+
+
+HANDS = {"tracked": N_("tracked"), "honour": N_("on honour")}
+DETAIL = {
+    "skip": N_("  Player {player} is skipped."), "reverse": N_("  Direction reversed."),
+    "reshuffle": N_("  Discards reshuffled into a new pile ({count})."),
+    "qno": N_("  QNO! Player {player} has one card."),
+    "call": N_("  Player {player} calls QNO!"),
+    "caught": N_("  Player {player} is caught without QNO!"),
+    "no_cards": N_("  No cards left to draw for player {player}."),
+    "retrigger": N_("  {action} fires again."),
+}
+
+
+def narrate(result: dict[str, Any], label: Callable[[str], str] = label) -> Iterator[str]:
+    """The log in sentences; ``label`` names a card (the page passes the box's own,
+    whose action words are in the table's language)."""
     for e in result["log"]:
         t, p = e["type"], e.get("player")
         if t == "setup":
-            yield f"{e['players']} players, hands {e['hands']}; player {e['first']} starts."
+            yield _("{players} players, hands {hands}; player {first} starts.").format(
+                players=e["players"], hands=_(HANDS.get(e["hands"], e["hands"])),
+                first=e["first"])
         elif t == "start_gate":
-            yield f"{e['card']} turned up: a gate cannot start ({e['how']})."
+            yield _("{card} turned up: a gate cannot start ({how}).").format(
+                card=e["card"], how=e["how"])
         elif t == "start":
-            yield f"Start card {label(e['card'])}."
+            yield _("Start card {card}.").format(card=label(e["card"]))
         elif t == "turn":
-            yield f"Turn {e['number']}: player {p}."
+            yield _("Turn {number}: player {player}.").format(number=e["number"], player=p)
         elif t == "play":
-            yield f"  Player {p} plays {label(e['card'])}."
+            yield _("  Player {player} plays {card}.").format(player=p, card=label(e["card"]))
         elif t == "draw":
-            yield f"  Player {p} cannot play and draws."
+            yield _("  Player {player} cannot play and draws.").format(player=p)
         elif t == "drew" and e["reason"] != "deal":
-            yield f"  Player {p} {REASONS[e['reason']]} {e['count']}."
+            yield _(REASONS.get(e["reason"], REASONS["draw"])).format(player=p, n=e["count"])
         elif t == "gate":
-            yield f"  {e['card']} on q{e['qubit']}: |{e['before']}> becomes |{e['after']}>."
+            yield _("  {card} on q{qubit}: |{before}> becomes |{after}>.").format(
+                card=e["card"], qubit=e["qubit"], before=e["before"], after=e["after"])
         elif t == "measured":
-            yield f"  H on q{e['qubit']} makes {e['superposition']}; measured."
+            yield _("  H on q{qubit} makes {state}; measured.").format(
+                qubit=e["qubit"], state=e["superposition"])
         elif t == "reveal":
-            yield (f"  It reads |{e['result']}>; player {p} guessed |{e['guess']}>: "
-                   f"{'right' if e['right'] else 'wrong'}.")
-        elif t in ("skip", "reverse", "reshuffle", "qno", "call", "caught", "no_cards",
-                   "retrigger"):
-            detail = {"skip": f"player {p} is skipped", "reverse": "direction reversed",
-                      "reshuffle": f"discards reshuffled into a new pile ({e.get('count')})",
-                      "qno": f"QNO! player {p} has one card", "call": f"player {p} calls QNO!",
-                      "caught": f"player {p} is caught without QNO!",
-                      "no_cards": f"no cards left to draw for player {p}",
-                      "retrigger": f"{e.get('action')} fires again"}[t]
-            yield f"  {detail[0].upper()}{detail[1:]}."
+            yield (_("  It reads |{result}>; player {player} guessed |{guess}>: right.")
+                   if e["right"] else
+                   _("  It reads |{result}>; player {player} guessed |{guess}>: wrong.")
+                   ).format(result=e["result"], player=p, guess=e["guess"])
+        elif t in DETAIL:
+            yield _(DETAIL[t]).format(player=p, count=e.get("count"), action=e.get("action"))
         elif t == "game_over":
-            yield f"Game over: player(s) {', '.join(map(str, e['winners']))} win ({e['reason']})."
+            yield _("Game over: player(s) {players} win ({reason}).").format(
+                players=_(", ").join(map(str, e["winners"])), reason=_(e["reason"]))
     if result["pending"]:
-        yield f"Waiting for player {result['pending']['player']}: {result['pending']['kind']}."
+        yield _("Waiting for player {player}: {kind}.").format(
+            player=result["pending"]["player"], kind=result["pending"]["kind"])
     yield "Circuit:"
     yield from result["circuit_text"].splitlines()

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from ...i18n import _, ngettext
+from ...i18n import N_, for_catalog
 from ..common import duration, played_seconds, rate
 from .cards import GATES
+
+_, ngettext, pgettext = for_catalog("qno")
 
 PENALTIES = ("h_penalty", "caught", "draw_two")
 
@@ -64,17 +66,37 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"title": _("The story"), "lines": lines}]
 
 
+STATUS = {"won": N_("won"), "playing": N_("playing"), "abandoned": N_("abandoned")}
+PENALTY = {"h_penalty": N_("H missed"), "caught": N_("caught without QNO!"),
+           "draw_two": N_("Draw Two")}
+
+
 def text(st: dict[str, Any]) -> list[str]:
-    out = [f"Result: {st['status']}" + (f", won by {', '.join(f'P{w}' for w in st['winners'])}"
-                                         if st["winners"] else "")
-           + (f" ({st['reason']})" if st["reason"] else ""),
-           f"Players: {st['players']}, turns: {st['turns']}"
-           + (f", played for {st['time']}" if st["time"] else ""),
-           f"Gates played: {st['gates']}, the circuit ends in |{st['state']}>",
-           f"H guesses: {st['right']} right of {st['guesses']}",
-           f"QNO! called {st['calls']}x, caught without it {st['caught']}x"]
+    """The whole story in lines, for ``companion games show`` and the web page (in the
+    language in use: English for the command)."""
+    status = _(STATUS[st["status"]]) if st["status"] in STATUS else st["status"]
+    first = _("Result: {status}").format(status=status)
+    if st["winners"]:
+        # Translators: continues "Result: won"; {players} is a list such as "P2".
+        first += _(", won by {players}").format(
+            players=_(", ").join(f"P{w}" for w in st["winners"]))
+    if st["reason"]:
+        first += f" ({_(st['reason'])})"
+    second = _("Players: {players}, turns: {turns}").format(players=st["players"],
+                                                             turns=st["turns"])
+    if st["time"]:
+        # Translators: continues "Players: 3, turns: 40".
+        second += _(", played for {time}").format(time=st["time"])
+    out = [first, second,
+           _("Gates played: {gates}, the circuit ends in |{state}>").format(
+               gates=st["gates"], state=st["state"]),
+           _("H guesses: {right} right of {guesses}").format(right=st["right"],
+                                                             guesses=st["guesses"]),
+           _("QNO! called {calls}x, caught without it {caught}x").format(
+               calls=st["calls"], caught=st["caught"])]
     if st["penalty"]:
-        out.append("Penalty cards: " + ", ".join(f"{k} {n}" for k, n in st["penalty"].items()))
+        out.append(_("Penalty cards: {list}").format(list=_(", ").join(
+            f"{_(PENALTY[k]) if k in PENALTY else k} {n}" for k, n in st["penalty"].items())))
     return out
 
 

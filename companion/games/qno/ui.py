@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...i18n import N_, _, ngettext, pgettext
+from ...i18n import N_, for_catalog
 from ..common import SAFE, WASTED, Item, Step
 from . import circuit
 from .cards import DRAW_TWO, GATES, HAND_SIZE, REVERSE, SKIP, is_card, ket, label, parse
 from .engine import IllegalAction, Qno
 from .story import pages as story_pages
 from .story import story
+
+_, ngettext, pgettext = for_catalog("qno")
 
 __all__ = ["IllegalAction", "Item", "Step", "story"]  # the session uses these from here
 
@@ -148,6 +150,26 @@ def status_line(g: Qno) -> str:
         return "dealing"
     counts = " ".join(f"{who(i + 1)}:{c}" for i, c in enumerate(s.counts))
     return f"turn {s.turn_number}, {who(s.turn)} to play on |{s.top_state}>, cards {counts}"
+
+
+# The undo notice: what the undone input did. Translators: {player} is P1-P6 or the box.
+_UNDONE = {
+    "play": N_("{player}: played {card}"), "draw": N_("{player}: drew a card"),
+    "take": N_("{player}: took {card}"), "turn_up": N_("{player}: turned up {card}"),
+    "choose": N_("{player}: chose {value}"), "pass": N_("{player}: kept the card"),
+    "call": N_("{player}: called QNO!"), "catch": N_("{player}: caught P{target}"),
+}
+
+
+def describe(act: dict[str, Any]) -> str:
+    """An input in words (the undo notice), in the table's language."""
+    do = act.get("do")
+    if do not in _UNDONE:
+        return who(act.get("player"))
+    card = act.get("card")
+    return _(_UNDONE[do]).format(
+        player=who(act.get("player")), card=card_label(card) if isinstance(card, str) else "",
+        value=act.get("value", ""), target=act.get("target", ""))
 
 
 def undo_block(g: Qno) -> str | None:

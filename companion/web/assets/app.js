@@ -6,9 +6,21 @@ let config = null;
 let last = null;
 // The box's language: the page asks the box for its catalog (msgid -> text) and reloads
 // it whenever a snapshot says the box speaks another language.
+// The catalog keeps each game's words apart, as the box does: the game on show answers
+// first, then the page's own (core) words, so no game's wording hides another's.
 let catalog = {};
 let language = null;
-const _ = (s) => catalog[s] || s;
+let shownGame = null;
+const lookup = (s, game) => (catalog[game || shownGame] || {})[s] ?? (catalog.core || {})[s];
+const _ = (s, game) => { const t = lookup(s, game); return (Array.isArray(t) ? t[0] : t) || s; };
+// A counted phrase: Intl.PluralRules names the count's category, the catalog says which
+// of its forms that category takes (Polish and Czech have three, Japanese one).
+function ngettext(one, many, n, game) {
+  const forms = lookup(one, game);
+  if (!Array.isArray(forms)) return n === 1 ? one : many;
+  const rule = ((catalog[""] || {}).plural || {})[new Intl.PluralRules(language || "en").select(n)];
+  return forms[rule ?? forms.length - 1] || forms[0];
+}
 const fmt = (s, values) => s.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 
 async function loadCatalog(code) {
@@ -134,8 +146,8 @@ function renderEntanglion(s, root) {
     fact(_("Detection"), fmt(_("space {space} (value {value})"),
       {space: s.detection.space, value: s.detection.value})),
     fact(_("Engine control"), `${s.engine_control.count}/${s.engine_control.of}`),
-    fact(_("Engine stack"), fmt(_("{n} cards"), {n: s.decks.engine})),
-    fact(_("Event deck"), fmt(_("{n} cards"), {n: s.decks.events})));
+    fact(_("Engine stack"), fmt(ngettext("{n} card", "{n} cards", s.decks.engine), {n: s.decks.engine})),
+    fact(_("Event deck"), fmt(ngettext("{n} card", "{n} cards", s.decks.events), {n: s.decks.events})));
   for (const ship of ["mercurial", "rubicon"]) {
     const aboard = s.components[ship].map(named).join(", ") || _("none");
     facts.append(fact(fmt(_("{ship} carries"), {ship: SHIP[ship]}), aboard, ship));
@@ -179,7 +191,7 @@ function renderQlanet(s, root) {
     fact(_("Costs"), fmt(_("camp 0: {zero}  camp 1: {one}"), {zero: s.costs[0], one: s.costs[1]})),
     fact(_("Cards in hand"), fmt(_("camp 0: {zero}  camp 1: {one}"),
       {zero: s.hand_sizes[0], one: s.hand_sizes[1]})),
-    fact(_("Deck"), fmt(_("{n} cards"), {n: s.deck_size})));
+    fact(_("Deck"), fmt(ngettext("{n} card", "{n} cards", s.deck_size), {n: s.deck_size})));
   root.append(facts, grid(_("The board"), s.planets));
   if (s.reveal) root.append(grid(_("Revealed"), s.reveal.planets));
 }
@@ -276,9 +288,14 @@ async function showHistory() {
 function render(s) {
   last = s;
   document.body.dataset.game = s.game || "";
+  shownGame = s.game || null;
   document.body.dataset.mode = s.mode;
   if (s.language && s.language !== language) {  // the box changed language: follow it
-    loadCatalog(s.language).then(() => { setupControls(); render(s); });
+    loadCatalog(s.language).then(() => {
+      setupControls();
+      render(s);
+      if ($("history-body").childElementCount) showHistory();  // charts in the new words
+    });
     return;
   }
   $("title").textContent = s.game ?
