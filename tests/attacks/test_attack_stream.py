@@ -15,19 +15,29 @@ import time
 
 from companion.autoplay import AutoPlayer
 from companion.games.qlanet.knowledge import view
+from companion.web import patch
 from web_rig import Rig
 
 STEPS = 150  # commands: the deal, dozens of refills and a Bell measurement (seed 2)
 
 
-def _data_lines(sock: socket.socket, buf: bytearray, want: bytes, raw: bytearray) -> None:
-    """Read the stream (keeping every byte in ``raw``) until a snapshot ``want`` arrives."""
+def _data_lines(sock: socket.socket, buf: bytearray, want: bytes, raw: bytearray,
+                shown: list) -> None:
+    """Read the stream (keeping every byte in ``raw``) until the page, rebuilt from the
+    whole snapshots and patches it was sent, shows the snapshot ``want``."""
+    target = json.loads(want)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        while (start := buf.find(b"data: ")) >= 0 and (end := buf.find(b"\n\n", start)) >= 0:
-            line = bytes(buf[start + 6:end])
+        while (end := buf.find(b"\n\n")) >= 0:
+            message = bytes(buf[:end]).split(b"\n")
             del buf[:end + 2]
-            if line == want:
+            kind = next((m[7:] for m in message if m.startswith(b"event: ")), b"")
+            data = next((m[6:] for m in message if m.startswith(b"data: ")), None)
+            if data is None or kind == b"full":
+                continue
+            shown[0] = patch.apply(shown[0], json.loads(data)) if kind == b"patch" \
+                else json.loads(data)
+            if shown[0] == target:
                 return
         chunk = sock.recv(65536)
         assert chunk, "the stream closed"
@@ -40,7 +50,7 @@ def test_the_raw_stream_carries_the_open_hands_and_never_a_secret(tmp_path):
     rig = Rig(tmp_path, seed=2)
     sock = socket.create_connection(("127.0.0.1", rig.server.port), timeout=5)
     sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    buf, raw = bytearray(), bytearray()
+    buf, raw, shown = bytearray(), bytearray(), [None]
     player = AutoPlayer(2, game="qlanet")
     session = rig.sim.box.session
     dealt, steps, bells = None, 0, 0
@@ -60,7 +70,7 @@ def test_the_raw_stream_carries_the_open_hands_and_never_a_secret(tmp_path):
                 if dealt is None and g is not None:
                     dealt = [" ".join(h) for h in g.state.hands]
             status, _, latest = rig.request("GET", "/snapshot")
-            _data_lines(sock, buf, latest, raw)
+            _data_lines(sock, buf, latest, raw, shown)
             text = latest.decode()
             for secret in secrets:
                 assert secret not in text
