@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.games.entanglion import Entanglion, hint  # noqa: E402
+from companion.hintrate import positions  # noqa: E402
 
 DIFFICULTIES = {1: "easy 1", 2: "easy 2", 4: "challenging 3"}  # start_space: name
 POLICIES = ("random", "greedy", "hint")
@@ -61,30 +62,14 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _positions(count: int) -> list[Entanglion]:
-    """Seeded positions somewhere in the first half of a game, with a choice to make."""
-    out, seed = [], 0
-    while len(out) < count:
-        seed += 1
-        g = Entanglion(seed)
-        rnd = hint.Rng(seed)
-        for _ in range(rnd.below(40)):
-            if g.status != "playing":
-                break
-            g.push(hint.greedy_action(g, rnd))
-        if g.status == "playing" and len(g.legal_actions()) > 1:
-            out.append(g)
-    return out
-
-
 def rate(seconds: float = 10.0, budget: int = 5000) -> float:
     """Engine inputs per second the search gets through on one core: whole hints at
     fresh positions of seeded games (a hint overshoots its budget by at most the last
     round, so this is a slight underestimate)."""
-    positions = _positions(64)
+    games = positions(64)
     done, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        hint.hints(positions[done // budget % len(positions)], budget, seed=done)
+        hint.hints(games[done // budget % len(games)], budget, seed=done)
         done += budget
     return done / (time.perf_counter() - start)
 
@@ -92,7 +77,7 @@ def rate(seconds: float = 10.0, budget: int = 5000) -> float:
 def default_times(count: int = 20) -> list[float]:
     """Seconds one hint with the box's default budget takes here, at ``count`` positions."""
     out = []
-    for i, g in enumerate(_positions(count)):
+    for i, g in enumerate(positions(count)):
         start = time.perf_counter()
         hint.hints(g, seed=i)
         out.append(time.perf_counter() - start)
