@@ -67,7 +67,10 @@ PARTS = max(1, -(-GAMES // PART_GAMES))
 SAMPLE = max(1, int(os.environ.get("COMPANION_PROPERTY_SAMPLE", "200")))
 REPLAY_EVERY = max(1, int(os.environ.get("COMPANION_PROPERTY_REPLAY", "4")))
 # Games are independent, so they run on all cores (COMPANION_PROPERTY_WORKERS=1: in-process).
-WORKERS = max(1, int(os.environ.get("COMPANION_PROPERTY_WORKERS", str(os.cpu_count() or 1))))
+# Under pytest-xdist the suite is already one process per core: forking a pool from a
+# worker (which may hold other tests' threads, and so their locks) can deadlock a child.
+WORKERS = max(1, int(os.environ.get(
+    "COMPANION_PROPERTY_WORKERS", "1" if os.environ.get("PYTEST_XDIST_WORKER") else str(os.cpu_count() or 1))))
 # Game length, in inputs. Measured with ``python bench/game_lengths.py`` over seeds
 # 0-29,999 (these games): mean 344, 1 in 1,000 over 2,862, longest 4,825 (seed 28747;
 # the long ones have varied options: manual dice and a physical deck make every roll

@@ -54,7 +54,10 @@ LONG_GAMES = 10_000
 SAMPLE = max(1, int(os.environ.get("COMPANION_QLANET_SAMPLE", "50")))
 ROUND_TRIP = 10  # 1 game in 10 (and every sampled one) ends with a JSON round trip
 LEGAL_CHECKS = 25  # legal actions passed to check() per step of a sampled game
-WORKERS = max(1, int(os.environ.get("COMPANION_QLANET_WORKERS", str(os.cpu_count() or 1))))
+# Under pytest-xdist the suite is already one process per core: forking a pool from a
+# worker (which may hold other tests' threads, and so their locks) can deadlock a child.
+WORKERS = max(1, int(os.environ.get(
+    "COMPANION_QLANET_WORKERS", "1" if os.environ.get("PYTEST_XDIST_WORKER") else str(os.cpu_count() or 1))))
 # Game length in inputs, measured with ``python bench/game_lengths.py --game qlanet``
 # over seeds 0-29,999: mean 50, 1 in 1,000 over 141, longest 170 (seed 15297). The
 # tail falls some seventyfold per 50 inputs (717 games over 100, 10 over 150, none
