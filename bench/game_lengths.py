@@ -48,7 +48,7 @@ def qno_lengths(seeds: range, cap: int) -> tuple[list[int], int]:
 
     out = []
     for seed in seeds:
-        players, options = t.setup(seed)
+        players, options = t.game_setup(seed)
         g, table, n = Qno(seed, {"players": players, **options}), Table(players, seed), 0
         while g.status != "won" and n < cap:
             g.push(table.choose(g))

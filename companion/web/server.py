@@ -555,7 +555,11 @@ class WebServer:
     def names_the_box(self, request: Any) -> bool:
         """Whether the request's ``Host`` is this box: one of :attr:`names`, or the very
         address the client reached it on. A rebinding site's own name never is."""
-        host = request.host.lower()
+        # The header itself: tornado before 6.5 reads a missing or empty Host as
+        # 127.0.0.1, which would name the box.
+        host = request.headers.get("Host", "").strip().lower()
+        if not host:
+            return False
         if host.startswith("["):
             host = host[1:].split("]", 1)[0]
         elif host.count(":") == 1:

@@ -7,7 +7,7 @@ game's circuit reproduces. The original notebook hung in ~10% of games, crashed 
 ``test_random_games[part]`` plays 3,000 games by default, in parts of 500 (a few
 seconds each); with ``COMPANION_LONG=1`` it plays the full 10,000
 (``COMPANION_QNO_GAMES`` sets the count). Game ``seed`` uses
-``setup(seed)``: two games in three cycle through ``COMBOS`` (table sizes and
+``game_setup(seed)`` (not ``setup``: pytest 7 would call that as a nose-style module set-up): two games in three cycle through ``COMBOS`` (table sizes and
 hand-picked variants), every third has a random value for every ruling (and ``players``),
 and ``test_the_sampled_options_meet_every_pair`` checks that those random ones play
 every two rulings together in every pair of values. Each game has a seeded ``Table``. A game
@@ -57,7 +57,7 @@ LIMIT = 5_000
 HANG_LIMIT = 10 * LIMIT  # a game still going here is stopped and called a hang
 
 
-def setup(seed: int) -> tuple[int, dict]:
+def game_setup(seed: int) -> tuple[int, dict]:
     """Players and options of game ``seed``."""
     if seed % RANDOM_EVERY == RANDOM_EVERY - 1:
         options = random_options(RULINGS, f"options-{seed}")
@@ -100,7 +100,7 @@ def test_random_games(part):
     too_long = []
     seeds = range(part * PART_GAMES, min(GAMES, (part + 1) * PART_GAMES))
     for seed in seeds:
-        players, options = setup(seed)
+        players, options = game_setup(seed)
         g, steps = play(seed, players, options, seed < FULL_CHECKS)
         if steps > LIMIT:
             too_long.append((seed, steps, g.status))
@@ -132,6 +132,6 @@ def test_random_games(part):
 def test_the_sampled_options_meet_every_pair():
     """The default run's random games hold every two rulings (and the table size) in
     every pair of their values; the hand-picked variants all come up as well."""
-    setups = [setup(seed) for seed in range(GAMES)]
+    setups = [game_setup(seed) for seed in range(GAMES)]
     assert missing_pairs(RULINGS, [{"players": p, **o} for p, o in setups]) == []
     assert all(combo in setups for combo in COMBOS)

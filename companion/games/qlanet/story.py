@@ -73,7 +73,9 @@ def text(st: dict[str, Any]) -> list[str]:
     language in use: English for the command)."""
     from .ui import reason_text
 
-    status = _(STATUS[st["status"]]) if st["status"] in STATUS else st["status"]
+    # Looked up first: an older Babel would extract the literal inside _()'s subscript.
+    status = STATUS.get(st["status"])
+    status = _(status) if status else st["status"]
     w = st["winners"]
     first = _("Result: {status}").format(status=status)
     if w:

@@ -53,7 +53,9 @@ def narrate(result: dict[str, Any], label: Callable[[str], str] = label) -> Iter
         elif t == "draw":
             yield _("  Player {player} cannot play and draws.").format(player=p)
         elif t == "drew" and e["reason"] != "deal":
-            yield _(REASONS.get(e["reason"], REASONS["draw"])).format(player=p, n=e["count"])
+            # Looked up first: an older Babel would extract a literal inside _()'s subscript.
+            why = REASONS.get(e["reason"], REASONS["draw"])
+            yield _(why).format(player=p, n=e["count"])
         elif t == "gate":
             yield _("  {card} on q{qubit}: |{before}> becomes |{after}>.").format(
                 card=e["card"], qubit=e["qubit"], before=e["before"], after=e["after"])
@@ -68,8 +70,9 @@ def narrate(result: dict[str, Any], label: Callable[[str], str] = label) -> Iter
         elif t in DETAIL:
             yield _(DETAIL[t]).format(player=p, count=e.get("count"), action=e.get("action"))
         elif t == "game_over":
+            why = e["reason"]
             yield _("Game over: player(s) {players} win ({reason}).").format(
-                players=_(", ").join(map(str, e["winners"])), reason=_(e["reason"]))
+                players=_(", ").join(map(str, e["winners"])), reason=_(why))
     if result["pending"]:
         yield _("Waiting for player {player}: {kind}.").format(
             player=result["pending"]["player"], kind=result["pending"]["kind"])

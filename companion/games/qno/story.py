@@ -74,7 +74,9 @@ PENALTY = {"h_penalty": N_("H missed"), "caught": N_("caught without QNO!"),
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show`` and the web page (in the
     language in use: English for the command)."""
-    status = _(STATUS[st["status"]]) if st["status"] in STATUS else st["status"]
+    # Looked up first: an older Babel would extract the literal inside _()'s subscript.
+    status = STATUS.get(st["status"])
+    status = _(status) if status else st["status"]
     first = _("Result: {status}").format(status=status)
     if st["winners"]:
         # Translators: continues "Result: won"; {players} is a list such as "P2".
