@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from common import machine  # noqa: E402
-from harness import command_event  # noqa: E402
+from harness import command_event, time_emulation  # noqa: E402
 
 from companion.autoplay import AutoPlayer  # noqa: E402
 from companion.box import Box  # noqa: E402
@@ -54,17 +54,7 @@ def run(driver: str, partial: bool, inputs: int, seed: int, hz: int, state_dir: 
     buses = FakeBuses()
     buses.i2c_panel(driver)
     wire = buses.i2c[1]
-    emulating = [0.0]  # seconds inside the fake bus: on a box, the bus time stands for it
-    message = wire.message
-
-    def timed_message(address: int, payload: bytes) -> None:
-        start = time.thread_time()
-        try:
-            message(address, payload)
-        finally:
-            emulating[0] += time.thread_time() - start
-
-    wire.message = timed_message  # type: ignore[method-assign]
+    emulating = time_emulation(wire)  # on a box, the bus time stands for it
     cfg = SimpleNamespace(driver=driver, bus="i2c", port=1, address=0x3C, rotate=0,
                           contrast=255, width=128, height=64)
     display = open_display(cfg, buses=buses)

@@ -207,6 +207,24 @@ def _game_in_progress(state_dir: Path, seed: int, inputs: int) -> tuple[int, int
 # ----------------------------------------------------------------------- /proc
 
 
+def time_emulation(wire: Any) -> list[float]:
+    """Count the CPU seconds this thread spends inside a fake bus's ``message`` (its
+    byte-by-byte emulation of the panel: on a box, the controller's work), so a bench
+    can take them out of the box's own time. Returns the running total, [seconds]."""
+    emulating = [0.0]
+    message = wire.message
+
+    def timed_message(address: int, payload: bytes) -> None:
+        start = time.thread_time()
+        try:
+            message(address, payload)
+        finally:
+            emulating[0] += time.thread_time() - start
+
+    wire.message = timed_message
+    return emulating
+
+
 def cpu_seconds(pid: int, tid: int | None = None) -> float:
     """User + system CPU seconds of a process (or one of its threads)."""
     path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"

@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from common import machine, median  # noqa: E402
-from harness import command_event  # noqa: E402
+from harness import command_event, time_emulation  # noqa: E402
 
 from companion.autoplay import AutoPlayer  # noqa: E402
 from companion.box import Box  # noqa: E402
@@ -65,17 +65,7 @@ def run(inputs: int, seed: int, state_dir: Path, web: bool) -> dict:
     buses = FakeBuses()
     buses.i2c_panel(PANEL.driver)
     wire = buses.i2c[PANEL.port]
-    emulating = [0.0]  # seconds inside the fake bus: the panel's work, not the box's
-    message = wire.message
-
-    def timed_message(address: int, payload: bytes) -> None:
-        start = time.thread_time()
-        try:
-            message(address, payload)
-        finally:
-            emulating[0] += time.thread_time() - start
-
-    wire.message = timed_message  # type: ignore[method-assign]
+    emulating = time_emulation(wire)  # the panel's work, not the box's
     registry = sim_registry()
     journal = Journal(state_dir / "journal.db")
     box = Box(Session(journal, registry, seed_source=lambda: seed),
