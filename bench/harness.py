@@ -555,6 +555,16 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def web_child(script: str, seed: int, state_dir: str, pico: str) -> tuple[subprocess.Popen, int]:
+    """Start ``script --child`` (a web bench's box in a process of its own, so its CPU is
+    measured apart) and wait for the port its page serves on, which it prints first."""
+    proc = subprocess.Popen(
+        [sys.executable, script, "--child", "--seed", str(seed), "--state-dir", state_dir,
+         "--pico", pico], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        env=child_env())
+    return proc, json.loads(proc.stdout.readline())["port"]
+
+
 def spawn(config: Path, notify: NotifySocket | None, counters: Path | None = None,
           watchdog_usec: int | None = None, cwd: Path | None = None,
           stderr: Any = subprocess.DEVNULL, reach: str = "") -> subprocess.Popen:

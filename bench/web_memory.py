@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -27,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import machine  # noqa: E402
-from bench.harness import Rig, child_env, memory_mb, write_config  # noqa: E402
+from bench.harness import Rig, memory_mb, web_child, write_config  # noqa: E402
 from companion.autoplay import AutoPlayer  # noqa: E402
 from companion.hardware.fake_pico import FakePico  # noqa: E402
 
@@ -86,11 +85,7 @@ def main() -> int:
         return child(args)
     print(f"machine: {machine()}", flush=True)
     with FakePico(hb_interval=1.0) as pico, tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", "--seed", str(args.seed), "--state-dir",
-             tmp, "--pico", pico.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True, env=child_env())
-        port = json.loads(proc.stdout.readline())["port"]
+        proc, port = web_child(__file__, args.seed, tmp, pico.path)
         counts, stop = [0] * PAGES, threading.Event()
         threads = [threading.Thread(target=read_stream, args=(port, counts, i, stop))
                    for i in range(PAGES)]

@@ -25,7 +25,6 @@ import argparse
 import json
 import selectors
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -35,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import machine  # noqa: E402
-from bench.harness import Rig, child_env, threads_cpu, write_config  # noqa: E402
+from bench.harness import Rig, threads_cpu, web_child, write_config  # noqa: E402
 from companion.autoplay import AutoPlayer  # noqa: E402
 from companion.hardware.fake_pico import FakePico  # noqa: E402
 from companion.web import patch  # noqa: E402
@@ -147,11 +146,7 @@ def main() -> int:
         return child(args)
     print(f"machine: {machine()}", flush=True)
     with FakePico(hb_interval=1.0) as pico, tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", "--seed", str(args.seed), "--state-dir",
-             tmp, "--pico", pico.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True, env=child_env())
-        port = json.loads(proc.stdout.readline())["port"]
+        proc, port = web_child(__file__, args.seed, tmp, pico.path)
         pages = Pages(port, args.pages)
         time.sleep(0.5)
         proc.stdin.write("go\n")
