@@ -257,7 +257,7 @@ def _date(created: float) -> str:
 def _export(journal, game_id: int | None, qasm: bool = False) -> int:
     """A finished or unfinished game as a scenario file: replayable, a bug report.
     ``qasm``: a QNO game's circuit as OpenQASM 2 instead."""
-    from .journal import Journal
+    from . import records
 
     if game_id is None:
         print("companion games export: which game? (an id from 'companion games')",
@@ -269,17 +269,9 @@ def _export(journal, game_id: int | None, qasm: bool = False) -> int:
             print(f"companion games export: game #{game_id} is {record.game}; only QNO "
                   "games have a circuit to export", file=sys.stderr)
             return 2
-        from .games.qno import Qno
-        from .games.qno.circuit import qasm as to_qasm
-
-        g = Qno.replay(record.seed, record.options, record.setup, (),
-                       Journal.effective_inputs(record.entries))
-        sys.stdout.write(to_qasm(g.state.circuit, f"QNO game #{record.id} ({record.status})"))
+        sys.stdout.write(records.qasm(record))
         return 0
-    scenario_ = {"description": f"game #{record.id} from the journal ({record.status})",
-                 "game": record.game, "seed": record.seed, "options": record.options,
-                 "setup": record.setup or {}, "actions": Journal.effective_inputs(record.entries)}
-    json.dump(scenario_, sys.stdout, indent=1)
+    json.dump(records.scenario(record), sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0
 
