@@ -3,8 +3,9 @@
 It runs on its own thread with its own event loop, beside the game thread, and only
 ever (1) reads the :class:`~companion.web.publish.Publisher`'s latest snapshot and
 (2) puts input events on the box's queue through ``inputs`` (a thread-safe put). It
-never touches the session, the journal or the file system: the page's three assets
-are read from the package once, at start, and served from memory.
+never touches the session or the game thread's journal: the page's assets are read
+from the package once, at start, and served from memory; the past games' pages
+(:mod:`.past`) read the journal through a read-only connection of their own.
 
 Safety, by construction:
 
@@ -515,14 +516,17 @@ class WebServer:
     ``inputs``: a thread-safe put for input events (None: read-only). ``box_mode``:
     the simulator's box in a browser (the OLED, buttons and cards for anyone who can
     reach the address). ``pairing``: control from a paired browser only. ``cards``:
-    (uid, label, game) of the tags a page may tap, in box mode.
+    (uid, label, game) of the tags a page may tap, in box mode. ``archive``: the
+    journal's past games, for their pages (:mod:`.past`).
     """
 
     def __init__(self, publisher: Publisher, host: str = "127.0.0.1", port: int = 0,
                  inputs: Callable[[Any], None] | None = None, box_mode: bool = False,
                  pairing: Pairing | None = None, cards: list[dict[str, str]] | None = None,
-                 pads: tuple[int, ...] = (1, 2, 3)):
+                 pads: tuple[int, ...] = (1, 2, 3), archive: Any = None):
         self.publisher = publisher
+        self.archive = archive  # the past games (``archive.Archive``), or None: none kept
+        self.journal_jobs: asyncio.Semaphore
         self.host = host
         self.inputs = inputs
         self.box_mode = box_mode
@@ -623,6 +627,8 @@ class WebServer:
         raise tornado.web.HTTPError(400, "kind must be press, hold, release or tap")
 
     def _app(self) -> tornado.web.Application:
+        from . import past
+
         kw = {"server": self}
         return tornado.web.Application([
             (r"/", _Asset, kw),
@@ -636,16 +642,20 @@ class WebServer:
             (r"/input", _Input, kw),
             (r"/pair", _Pair, kw),
             (r"/hint", _Hint, kw),
+            *past.routes(kw),
         ], compress_response=False, serve_traceback=False, xsrf_cookies=False)
 
     def start(self) -> WebServer:
         ready = threading.Event()
+
+        from . import past
 
         def run() -> None:
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
             self.loop = loop
             self.feed = _Feed(self.publisher, loop)
+            self.journal_jobs = asyncio.Semaphore(past.JOBS)
             self._http = tornado.httpserver.HTTPServer(
                 self._app(), max_body_size=MAX_BODY, max_header_size=16 * 1024,
                 idle_connection_timeout=IDLE_TIMEOUT, body_timeout=10, xheaders=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..inputs import PinBurned, Refresh
+from .archive import Archive
 from .publish import Publisher
 from .server import Pairing, WebServer
 
@@ -25,7 +26,8 @@ def start(web: Any, box: Any, put: Callable[[Any], None],
     # thread for a fresh one through the same queue as the inputs.
     publisher = Publisher(show_box=False, ask=lambda: put(Refresh()))
     server = WebServer(publisher, web.address, web.port,
-                       inputs=put if pairing is not None else None, pairing=pairing)
+                       inputs=put if pairing is not None else None, pairing=pairing,
+                       archive=Archive(box.session.journal.path))
     box.observers.append(publisher.publish)
     box.refresh()
     return server.start()

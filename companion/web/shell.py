@@ -16,6 +16,7 @@ import threading
 from typing import IO, Any, Iterable
 
 from ..inputs import Refresh
+from .archive import Archive
 from .publish import Publisher
 from .server import WebServer
 
@@ -50,7 +51,8 @@ def start(sim: Any, address: str, events: queue.SimpleQueue) -> WebServer:
     publisher = Publisher(show_box=True, ask=lambda: events.put(Refresh()))
     server = WebServer(publisher, host, port, inputs=events.put, box_mode=True,
                        cards=cards(sim.registry),
-                       pads=tuple(sorted(sim.box.session.config.pads)))
+                       pads=tuple(sorted(sim.box.session.config.pads)),
+                       archive=Archive(sim.box.session.journal.path))
     sim.box.observers.append(publisher.publish)
     sim.box.refresh()  # the first snapshot, before any page asks
     return server.start()
