@@ -7,6 +7,11 @@ const replay = document.querySelector(".replay");
 if (replay) {
   const base = "/game/" + replay.dataset.game;
   const last = Number(replay.dataset.last);
+  const moves = replay.querySelector(".moves");
+  // The move on show in the middle of the list, without scrolling the page itself.
+  const centre = (a) => { moves.scrollTop = a.offsetTop - moves.clientHeight / 2; };
+  const current = moves.querySelector("a[aria-current]");
+  if (current) centre(current);
   const shown = () => Number(document.querySelector("#position h2").dataset.at);
 
   async function show(at, focusMove) {
@@ -18,7 +23,7 @@ if (replay) {
     const move = replay.querySelector('.moves a[data-at="' + at + '"]');
     if (move) {
       move.setAttribute("aria-current", "step");
-      move.scrollIntoView({block: "nearest"});
+      centre(move);
       if (focusMove) move.focus();
     }
     history.replaceState(null, "", base + "?at=" + at);
