@@ -541,7 +541,11 @@ def main(config_path: str | None) -> int:
               private_displays=devices.private)
     if config.web.enabled:
         try:  # the page is a guest: the box plays on without it
-            devices.closers.append(service.start(config.web, box, events.put, pairing).stop)
+            server = service.start(config.web, box, events.put, pairing)
+            devices.closers.append(server.stop)
+            from .web.address import PageAddress
+
+            session.config.web_url = PageAddress(config.web.address, server.port)
         except OSError as exc:
             log.error("web page: cannot listen on %s port %s: %s (under systemd, "
                       "install.sh adds the unit's web drop-in when [web] is enabled: "

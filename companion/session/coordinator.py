@@ -52,6 +52,9 @@ class SessionConfig:
     private_screens: tuple[int, ...] = ()  # seats with their own small OLED (QLANET camps)
     # With web control on: makes a new pairing PIN, shown by the "Web PIN" menu item.
     web_pin: Callable[[], str] | None = field(default=None, compare=False)
+    # With the web page on: its address, (url, "") or (None, why there is none), shown
+    # by the "Web address" menu item as a QR code and as a line under the main menu.
+    web_url: Callable[[], tuple[str | None, str]] | None = field(default=None, compare=False)
     # Keeps the language chosen in Settings across restarts (the shell writes it to the
     # state directory); None: the choice lasts until the box stops.
     save_language: Callable[[str], None] | None = field(default=None, compare=False)

@@ -72,12 +72,19 @@ class Menus:
             items.append(Item(_("Resume game #{number}").format(number=gid), {"resume": gid}))
         for game in GAMES:
             items.append(Item(_("New {game}").format(game=ui_for(game).TITLE), {"new": game}))
+        if self.config.web_url is not None:
+            items.append(Item(_("Web address"), {"session": "web_address"}))
         if self.config.web_pin is not None:
             items.append(Item(_("Web PIN"), {"session": "web_pin"}))
         items.append(Item(_("Settings"), {"session": "settings"}))
         items.append(Item(_("Switch the box off"), {"session": "confirm_off"}))
         text = [_("Choose a game")] + (
             [_("A new game ends #{number}").format(number=gid)] if gid is not None else [])
+        url = self.config.web_url()[0] if self.config.web_url is not None else None
+        if url is not None:  # where to point a phone, in sight whenever the box is idle
+            # Translators: the main menu's line with the web page's address (host:port)
+            text.append(_("Page {address}").format(
+                address=url.removeprefix("http://").rstrip("/")))
         return {"title": "Companion", "text": text, "items": items}
 
     def _settings_menu(self) -> dict[str, Any]:
@@ -167,6 +174,10 @@ class Menus:
 
     def _select(self, item: Item) -> None:
         act = item.action
+        if act and act.get("session") == "web_address":
+            self._close()
+            self._show_web_address()
+            return
         if act and act.get("session") == "web_pin":
             self._close()
             self.alert(_("Web PIN"), self.config.web_pin(),  # type: ignore[misc]
@@ -254,6 +265,16 @@ class Menus:
         if isinstance(event, Press) and event.button == OK:
             self.request = "power_off"
 
+    def _show_web_address(self) -> None:
+        """The page's address as a QR code to scan, or why there is none; any button
+        takes it away."""
+        url, why = self.config.web_url()  # type: ignore[misc]
+        if url is None:
+            self.alert(_("Web page"), why)
+            return
+        self.overlay = {"screen": "web_address", "title": _("Web page"), "url": url,
+                        "hint": "OK"}
+
     def _web_pin_burned(self) -> None:
         """Too many wrong PINs were typed on pages: the PIN on show (if any) is void."""
         self.alert(_("Web PIN blocked"), _("Too many wrong PINs were typed."),
@@ -268,6 +289,8 @@ class Menus:
             Item(_("Undo last action"), {"session": "undo"}, risk=HARMFUL),
             Item(_("Main menu (keep)"), {"session": "leave"}, risk=WASTED),
             Item(_("End this game"), {"session": "confirm_end"}, risk=HARMFUL),
-        ] + ([Item(_("Web PIN"), {"session": "web_pin"}, risk=WASTED)]
-             if self.config.web_pin else [])
+        ] + ([Item(_("Web address"), {"session": "web_address"}, risk=WASTED)]
+             if self.config.web_url else []) \
+            + ([Item(_("Web PIN"), {"session": "web_pin"}, risk=WASTED)]
+               if self.config.web_pin else [])
         return model

@@ -547,11 +547,54 @@ def qlanet_secret(m: dict[str, Any]) -> Image.Image:
     return image
 
 
+_QR_SIDE = HEIGHT  # the lit square the code sits in: its quiet zone, the panel's height
+_QR_TEXT_X = _QR_SIDE + 3
+
+
+def web_address(m: dict[str, Any]) -> Image.Image:
+    """The web page's address: its QR code (dark on a lit square at the left, each
+    module 2x2 pixels, see ``qr.py``) and the address in words beside it."""
+    from . import qr
+
+    image, draw = _canvas()
+    rows = qr.modules(m["url"])
+    width = WIDTH - _QR_TEXT_X
+    if rows is not None:
+        draw.rectangle((0, 0, _QR_SIDE - 1, _QR_SIDE - 1), fill=1)
+        at = (_QR_SIDE - len(rows) * qr.MODULE) // 2
+        for y, row in enumerate(rows):
+            for x, dark in enumerate(row):
+                if dark == "1":
+                    draw.rectangle((at + x * qr.MODULE, at + y * qr.MODULE,
+                                    at + (x + 1) * qr.MODULE - 1, at + (y + 1) * qr.MODULE - 1),
+                                   fill=0)
+        left = _QR_TEXT_X
+    else:  # too long for a code the panel can show: the words alone, across it
+        left, width = 0, WIDTH
+    lines = [m["title"]] + _address_lines(m["url"], width)
+    for row, line in enumerate(clip(lines, BODY_LINES + 1)):
+        draw_text(image, (left, row * LINE_H), fit(line, width))
+    _hint(image, m.get("hint", ""))
+    return image
+
+
+def _address_lines(url: str, width: int) -> list[str]:
+    """``url`` without its scheme and final slash, broken after a dot or before a
+    colon into lines of at most ``width`` pixels."""
+    text = re.sub(r"^[a-z]+://", "", url).rstrip("/")
+    lines = [""]
+    for piece in re.findall(r"[^.:]*\.|:?[^.:]+|:", text):
+        if lines[-1] and text_width(lines[-1] + piece) > width:
+            lines.append("")
+        lines[-1] += piece
+    return lines
+
+
 LAYOUTS: dict[str, Callable[[dict[str, Any]], Image.Image]] = {
     "menu": menu, "text": text_screen, "status": status, "roll": roll, "card": card,
     "error": error, "undo": undo, "end": end, "qno": qno, "circuit": circuit,
     "qno_end": qno_end, "qlanet": qlanet, "qlanet_end": qlanet_end,
-    "qlanet_secret": qlanet_secret,
+    "qlanet_secret": qlanet_secret, "web_address": web_address,
 }
 
 

@@ -16,6 +16,7 @@ import threading
 from typing import IO, Any, Iterable
 
 from ..inputs import Refresh
+from .address import PageAddress
 from .archive import Archive
 from .publish import Publisher
 from .server import WebServer
@@ -53,6 +54,7 @@ def start(sim: Any, address: str, events: queue.SimpleQueue) -> WebServer:
                        cards=cards(sim.registry),
                        pads=tuple(sorted(sim.box.session.config.pads)),
                        archive=Archive(sim.box.session.journal.path))
+    sim.box.session.config.web_url = PageAddress(host, server.port)
     sim.box.observers.append(publisher.publish)
     sim.box.refresh()  # the first snapshot, before any page asks
     return server.start()
