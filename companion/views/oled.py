@@ -579,11 +579,11 @@ def web_address(m: dict[str, Any]) -> Image.Image:
 
 
 def _address_lines(url: str, width: int) -> list[str]:
-    """``url`` without its scheme and final slash, broken after a dot or before a
-    colon into lines of at most ``width`` pixels."""
+    """``url`` without its scheme and final slash, broken after a dot or a hyphen or
+    before a colon into lines of at most ``width`` pixels."""
     text = re.sub(r"^[a-z]+://", "", url).rstrip("/")
     lines = [""]
-    for piece in re.findall(r"[^.:]*\.|:?[^.:]+|:", text):
+    for piece in re.findall(r"[^.:-]*[.-]|:?[^.:-]+|:", text):
         if lines[-1] and text_width(lines[-1] + piece) > width:
             lines.append("")
         lines[-1] += piece

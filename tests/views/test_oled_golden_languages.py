@@ -79,6 +79,12 @@ def collect(code: str) -> dict[str, dict[str, Any]]:
                 session.handle(Press("BACK"))
                 session.handle(Press("DOWN"))
                 session.handle(Press("DOWN"))
+                # The web page's address (a box with the page on; its menu item's screen).
+                session.config.web_url = lambda: ("http://192.168.178.23:8080/", "")
+                session._show_web_address()
+                look()
+                session.handle(Press("OK"))
+                session.config.web_url = None
             for _step in range(20000):
                 look()
                 front = session.notices[0] if session.notices else None
