@@ -15,9 +15,32 @@ from html import escape
 from typing import Any, Mapping, Sequence
 
 from .. import i18n
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from . import svg
 from .replay import Replay
+
+# Words inside f-strings: marked here (the extractor does not read into an f-string).
+W_PAGES = N_("Pages")
+W_LIVE_GAME = N_("Live game")
+W_PAST_GAMES = N_("Past games")
+W_NOT_FOUND = N_("Not found")
+W_THE_LIST = N_("The list of past games")
+W_NO_GAMES_YET = N_("No games yet.")
+W_GAME_TITLE = N_("Game #{id}: {game}")
+W_NEWER_GAMES = N_("Newer games")
+W_OLDER_GAMES = N_("Older games")
+W_THE_STORY = N_("The game's story")
+W_DOWNLOAD_RECORD = N_("Download the record (a scenario file)")
+W_DOWNLOAD_CIRCUIT = N_("Download the circuit (OpenQASM 2)")
+W_MOVES = N_("Moves")
+W_ODDS = N_("Odds")
+W_THE_CIRCUIT_SO_FAR = N_("The circuit so far")
+W_ANALYSIS = N_("The analysis after the game")
+W_NO_DECISION = N_("No decision to weigh in this game.")
+W_TURNING_POINTS = N_("Turning points")
+W_ALL_AS_GOOD = N_("Every choice was as good as the search’s best.")
+# Translators: the axis of the win-chance chart: the game's inputs, first to last
+W_INPUT = N_("input")
 
 CHART_W, CHART_H = 480, 180
 TURNING_POINTS = 3  # the costliest choices marked on the chart
@@ -30,9 +53,9 @@ def _page(title: str, body: str) -> str:
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{escape(title)}</title><link rel="stylesheet" href="/replay.css">'
             '<link rel="icon" href="data:,"><script src="/replay.js" defer></script></head>'
-            f'<body><header><nav aria-label="{escape(_("Pages"))}">'
-            f'<a href="/">{escape(_("Live game"))}</a> '
-            f'<a href="/games">{escape(_("Past games"))}</a></nav></header>'
+            f'<body><header><nav aria-label="{escape(_(W_PAGES))}">'
+            f'<a href="/">{escape(_(W_LIVE_GAME))}</a> '
+            f'<a href="/games">{escape(_(W_PAST_GAMES))}</a></nav></header>'
             f"<main>{body}</main></body></html>")
 
 
@@ -47,9 +70,9 @@ def _story_module(game: str) -> Any:
 
 def not_found(why: str) -> str:
     """The page for a game id that names no game (or a path that names no page)."""
-    return _page(_("Not found"), f'<h1>{escape(_("Not found"))}</h1>'
+    return _page(_("Not found"), f'<h1>{escape(_(W_NOT_FOUND))}</h1>'
                  f"<p>{escape(why)}</p>"
-                 f'<p><a href="/games">{escape(_("The list of past games"))}</a></p>')
+                 f'<p><a href="/games">{escape(_(W_THE_LIST))}</a></p>')
 
 
 # ---------------------------------------------------------------------- the list
@@ -58,25 +81,25 @@ def not_found(why: str) -> str:
 def games_list(rows: Sequence[Mapping[str, Any]], page: int, more: bool) -> str:
     """``rows``: dicts of id, title, status, turns, date and line (the story's line, or
     None for a game that does not replay), newest first."""
-    out = [f'<h1>{escape(_("Past games"))}</h1>']
+    out = [f'<h1>{escape(_(W_PAST_GAMES))}</h1>']
     if not rows:
-        out.append(f'<p>{escape(_("No games yet."))}</p>')
+        out.append(f'<p>{escape(_(W_NO_GAMES_YET))}</p>')
     else:
         out.append('<ol class="games" reversed>')
         for g in rows:
             told = g["line"] if g["line"] is not None else _("(does not replay)")
+            turns = ngettext("{n} turn", "{n} turns", g["turns"]).format(n=g["turns"])
+            title = _(W_GAME_TITLE).format(id=g["id"], game=g["title"])
             out.append(
-                f'<li><a href="/game/{g["id"]}">'
-                f'{escape(_("Game #{id}: {game}").format(id=g["id"], game=g["title"]))}</a> '
-                f'<span class="result">{escape(_status(g["status"]))}, '
-                f'{escape(ngettext("{n} turn", "{n} turns", g["turns"]).format(n=g["turns"]))}'
-                f', {escape(g["date"])}</span><br><span class="line">{escape(told)}</span></li>')
+                f'<li><a href="/game/{g["id"]}">{escape(title)}</a> '
+                f'<span class="result">{escape(_status(g["status"]))}, {escape(turns)}, '
+                f'{escape(g["date"])}</span><br><span class="line">{escape(told)}</span></li>')
         out.append("</ol>")
     pager = []
     if page > 1:
-        pager.append(f'<a href="/games?page={page - 1}" rel="prev">{escape(_("Newer games"))}</a>')
+        pager.append(f'<a href="/games?page={page - 1}" rel="prev">{escape(_(W_NEWER_GAMES))}</a>')
     if more:
-        pager.append(f'<a href="/games?page={page + 1}" rel="next">{escape(_("Older games"))}</a>')
+        pager.append(f'<a href="/games?page={page + 1}" rel="next">{escape(_(W_OLDER_GAMES))}</a>')
     if pager:
         out.append(f'<nav class="pager">{" ".join(pager)}</nav>')
     return _page(_("Past games"), "".join(out))
@@ -88,7 +111,7 @@ def games_list(rows: Sequence[Mapping[str, Any]], page: int, more: bool) -> str:
 def game_page(r: Replay, at: int, analysis: Mapping[str, Any] | None) -> str:
     """The page of one game with position ``at`` on show (0: as set up)."""
     last = len(r.positions) - 1
-    head = _("Game #{id}: {game}").format(id=r.id, game=r.title)
+    head = _(W_GAME_TITLE).format(id=r.id, game=r.title)
     out = [f'<h1>{escape(head)}</h1>',
            f'<p class="result">{escape(_status(r.status))}']
     if r.story is not None:
@@ -102,7 +125,7 @@ def game_page(r: Replay, at: int, analysis: Mapping[str, Any] | None) -> str:
         out.append(analysis_section(r.id, analysis))
     if r.story is not None and r.finished:
         lines = _story_module(r.game).text(r.story)
-        out.append(f'<section class="story"><h2>{escape(_("The story"))}</h2>'
+        out.append(f'<section class="story"><h2>{escape(_(W_THE_STORY))}</h2>'
                    + "".join(f"<p>{escape(line.strip())}</p>" for line in lines) + "</section>")
     return _page(head, "".join(out))
 
@@ -112,10 +135,10 @@ def _downloads(r: Replay) -> str:
         wait = _("The record can be downloaded once the game is over.")
         return f'<p class="downloads">{escape(wait)}</p>'
     links = [f'<a href="/game/{r.id}/record.json" download="game-{r.id}.json">'
-             f'{escape(_("Download the record (a scenario file)"))}</a>']
+             f'{escape(_(W_DOWNLOAD_RECORD))}</a>']
     if r.game == "qno":
         links.append(f'<a href="/game/{r.id}/circuit.qasm" download="qno-game-{r.id}.qasm">'
-                     f'{escape(_("Download the circuit (OpenQASM 2)"))}</a>')
+                     f'{escape(_(W_DOWNLOAD_CIRCUIT))}</a>')
     return f'<p class="downloads">{" · ".join(links)}</p>'
 
 
@@ -127,8 +150,9 @@ def _moves(r: Replay, at: int) -> str:
         return (f'<li value="{n}"><a href="?at={n}" data-at="{n}"{current}>'
                 + "<br>".join(escape(line) for line in lines) + "</a></li>")
 
-    out = [f'<nav class="moves" aria-label="{escape(_("Moves"))}">'
-           f'<h2>{escape(_("Moves"))}</h2><ol start="0">',
+    out = [f'<nav class="moves" aria-label="{escape(_(W_MOVES))}">'
+           f'<h2>{escape(_(W_MOVES))}</h2><ol start="0">',
+           # Translators: the first entry of a past game's move list (before any input)
            item(0, [_("Set-up")] + r.setup)]
     for n, move in enumerate(r.moves, 1):
         for heading in move["turn"]:
@@ -150,9 +174,12 @@ def position(r: Replay, at: int) -> str:
             return f'<span class="step off" aria-hidden="true">{escape(label)}</span>'
         return f'<a class="step" href="?at={to}" data-at="{to}" data-key="{key}">{escape(label)}</a>'
 
+    # Translators: the steps through a past game: to its set-up, one input back, one
+    # input on, to its end
+    first, back, on, end = _("First"), _("Back"), _("Next"), _("Last")
     out = [f'<h2 data-at="{at}">{escape(where)}</h2><p class="steps">',
-           step(_("First"), 0, "Home"), step(_("Back"), at - 1, "ArrowLeft"),
-           step(_("Next"), at + 1, "ArrowRight"), step(_("Last"), last, "End"), "</p>",
+           step(first, 0, "Home"), step(back, at - 1, "ArrowLeft"),
+           step(on, at + 1, "ArrowRight"), step(end, last, "End"), "</p>",
            _PICTURES[r.game](p)]
     return "".join(out)
 
@@ -198,7 +225,7 @@ def _entanglion(p: Mapping[str, Any]) -> str:
                  _("The ships are in the state {state}.").format(state=q["state"])))
     out = f'<div class="board-holder">{board}</div>' + _facts(rows)
     if p.get("odds"):
-        out += (f'<h3>{escape(_("Odds"))}</h3><ul class="odds">' + "".join(
+        out += (f'<h3>{escape(_(W_ODDS))}</h3><ul class="odds">' + "".join(
             f'<li>{escape(o["move"])}: {round(100 * o["chance"])}%</li>' for o in p["odds"])
             + "</ul>")
     return out
@@ -214,7 +241,7 @@ def _qno(p: Mapping[str, Any]) -> str:
             (_("Top state"), f'|{top["state"]}⟩'),
             (_("Value to match"), _("any") if top["value"] is None else str(top["value"])),
             (_("Cards in hand"), "  ".join(f"P{i}: {n}" for i, n in enumerate(p["counts"], 1)))]
-    return (_facts(rows) + f'<h3>{escape(_("The circuit so far"))}</h3>'
+    return (_facts(rows) + f'<h3>{escape(_(W_THE_CIRCUIT_SO_FAR))}</h3>'
             f'<pre class="circuit">{escape(p["circuit"])}</pre>')
 
 
@@ -264,7 +291,7 @@ def turning_points(analysis: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def analysis_section(game_id: int, analysis: Mapping[str, Any] | None) -> str:
-    title = f'<h2>{escape(_("The analysis after the game"))}</h2>'
+    title = f'<h2>{escape(_(W_ANALYSIS))}</h2>'
     if analysis is None:
         return (f'<section class="analysis">{title}<p>'
                 + escape(_("The box weighs every decision of a finished game while nobody "
@@ -272,11 +299,11 @@ def analysis_section(game_id: int, analysis: Mapping[str, Any] | None) -> str:
     decisions = analysis["decisions"]
     if not decisions:
         return (f'<section class="analysis">{title}<p>'
-                f'{escape(_("No decision to weigh in this game."))}</p></section>')
+                f'{escape(_(W_NO_DECISION))}</p></section>')
     marked = turning_points(analysis)
     out = [f'<section class="analysis">{title}', chart(game_id, decisions, marked)]
     if marked:
-        out.append(f'<h3>{escape(_("Turning points"))}</h3><ol class="turning">')
+        out.append(f'<h3>{escape(_(W_TURNING_POINTS))}</h3><ol class="turning">')
         for d in marked:
             out.append(f'<li><a href="?at={d["input"]}" data-at="{d["input"]}">' + escape(
                 _("Turn {turn}: {played} ({mine}) vs {best} ({theirs})").format(
@@ -284,7 +311,7 @@ def analysis_section(game_id: int, analysis: Mapping[str, Any] | None) -> str:
                     best=d["best"], theirs=_pct(d["best_win"]))) + "</a></li>")
         out.append("</ol>")
     else:
-        out.append(f'<p>{escape(_("Every choice was as good as the search’s best."))}</p>')
+        out.append(f'<p>{escape(_(W_ALL_AS_GOOD))}</p>')
     out.append("</section>")
     return "".join(out)
 
@@ -318,7 +345,7 @@ def chart(game_id: int, decisions: Sequence[Mapping[str, Any]],
                    f'<text x="{left - 6}" y="{y(pct / 100) + 4:.1f}" text-anchor="end">'
                    f"{pct}%</text>")
     out.append(f'<text x="{left + w / 2}" y="{CHART_H - 6}" text-anchor="middle">'
-               f'{escape(_("input"))}</text>')
+               f'{escape(_(W_INPUT))}</text>')
     points = " ".join(f"{x(d):.1f},{y(d['best_win']):.1f}" for d in decisions)
     out.append(f'<polyline points="{points}" class="win"/>')
     turning = {d["input"] for d in marked}
