@@ -85,8 +85,8 @@ PARTS = (
     Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
          _in("journal/", "store", "salvaging") + _in("", "statelock")),
     Part("views", "Views", "pure: models to OLED image, LED colours", (2, 2),
-         _in("views/", "oled", "leds", "terminal", "font"),
-         may_import=("engines",), third_party=("PIL",)),
+         _in("views/", "oled", "leds", "terminal", "font", "qr"),
+         may_import=("engines",), third_party=("PIL", "segno")),
     Part("adapters", "Output adapters", "send only what changed; a fake for each", (1, 2),
          _in("hardware/", "display", "oled", "pages", "leds", "buzzer", "fake_bus")
          + _in("", "notify"),
@@ -99,13 +99,13 @@ PARTS = (
          devices="/etc/companion/config.toml",
          may_import=("session", "engines")),  # engines: i18n's list of the shipped languages
     Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
-         _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware", "autoplay",
+         _in("", "cli", "scenario", "records", "doctor", "enroll", "selftest", "firmware", "autoplay",
              "catalogs", "compile_engine", "hintrate")
          + _in("printing/", "__init__", "sheet", "qno", "qlanet"),
          may_import=ANY, third_party=ANY),
     Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),
          _in("web/", "__init__", "gate", "publish", "server", "service", "shell", "snapshot",
-             "stats", "svg", "patch"),
+             "stats", "svg", "patch", "address", "archive", "replay", "pages", "past"),
          devices="phones, a laptop or a TV on the local network",
          may_import=ANY, third_party=("tornado", "PIL")),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),
