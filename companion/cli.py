@@ -162,20 +162,13 @@ def _story_module(game: str):
 
 def _story(journal, game_id: int) -> dict | None:
     """The story of a journal game (replayed), or None if it no longer replays."""
-    from .games.common import ui_for
-    from .journal import Journal, JournalError
+    from . import records
+    from .journal import JournalError
 
     try:
-        record = journal.load(game_id)
+        return records.story(journal.load(game_id))
     except JournalError:  # a damaged game: listed (and reported by doctor), not told
         return None
-    try:
-        ui = ui_for(record.game)
-        g = ui.replay(record.seed, record.options, record.setup or {},
-                      Journal.effective_inputs(record.entries))
-    except Exception:  # noqa: BLE001 - an old or damaged game: listed, not told
-        return None
-    return ui.story(g, record)
 
 
 def _show(journal, game_id: int | None) -> int:
@@ -246,12 +239,9 @@ def _stats(args: argparse.Namespace) -> int:
 
 
 def _date(created: float) -> str:
-    import datetime
+    from . import records
 
-    try:
-        return datetime.datetime.fromtimestamp(created).strftime("%Y-%m-%d %H:%M")
-    except (ValueError, OverflowError, OSError, TypeError):  # a hand-edited value
-        return "?"
+    return records.date(created)
 
 
 def _export(journal, game_id: int | None, qasm: bool = False) -> int:

@@ -9,7 +9,6 @@ latest :data:`KEPT` games only (a Pi's memory).
 
 from __future__ import annotations
 
-import datetime
 import importlib
 import logging
 import threading
@@ -17,7 +16,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from .. import i18n
+from .. import i18n, records
 from ..analyses import FILE, Analyses
 from ..games.common import ui_for
 from ..journal import GameRecord, Journal, JournalError
@@ -91,7 +90,7 @@ class Archive:
             summaries = journal.games(limit=page * PER_PAGE + 1)
             shown = summaries[(page - 1) * PER_PAGE:page * PER_PAGE]
             rows = [{"id": g.id, "game": g.game, "title": _title(g.game), "status": g.status,
-                     "turns": g.turns, "date": _date(g.created),
+                     "turns": g.turns, "date": records.date(g.created),
                      "line": self._line(journal, g)} for g in shown]
         return rows, len(summaries) > page * PER_PAGE
 
@@ -101,14 +100,11 @@ class Archive:
             if key in self._lines:
                 return self._lines[key]
         try:
-            record = journal.load(summary.id)
-            ui = ui_for(record.game)
-            g = ui.replay(record.seed, record.options, record.setup or {},
-                          Journal.effective_inputs(record.entries))
-            told = importlib.import_module(f"companion.games.{record.game}.story")
-            line: str | None = told.line(ui.story(g, record))
-        except Exception:  # noqa: BLE001 - an old or damaged game: listed, not told
-            line = None
+            told = records.story(journal.load(summary.id))
+        except JournalError:  # a damaged game: listed, not told
+            told = None
+        line = None if told is None else \
+            importlib.import_module(f"companion.games.{summary.game}.story").line(told)
         with self._lock:
             if len(self._lines) > 4 * PER_PAGE:  # a game in play leaves stale keys
                 self._lines.clear()
@@ -121,10 +117,3 @@ def _title(game: str) -> str:
         return ui_for(game).TITLE
     except KeyError:  # a kind of game this version does not know
         return game
-
-
-def _date(created: float) -> str:
-    try:
-        return datetime.datetime.fromtimestamp(created).strftime("%Y-%m-%d %H:%M")
-    except (ValueError, OverflowError, OSError, TypeError):  # a hand-edited value
-        return "?"

@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 from .. import i18n
 from ..i18n import N_, _, ngettext
 from . import svg
+from ..games.entanglion.story import _pct  # noqa: PLC2701 - the story's own "31%"
 from .replay import Replay
 
 # Words inside f-strings: marked here (the extractor does not read into an f-string).
@@ -314,10 +315,6 @@ def analysis_section(game_id: int, analysis: Mapping[str, Any] | None) -> str:
         out.append(f'<p>{escape(_(W_ALL_AS_GOOD))}</p>')
     out.append("</section>")
     return "".join(out)
-
-
-def _pct(win: float | None) -> str:
-    return _("did nothing") if win is None else f"{round(100 * win)}%"
 
 
 def chart(game_id: int, decisions: Sequence[Mapping[str, Any]],

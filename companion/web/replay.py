@@ -32,7 +32,6 @@ class Replay:
     game: str
     title: str
     status: str
-    language: str
     setup: list[str]
     moves: list[dict[str, list[str]]]
     positions: list[dict[str, Any]]
@@ -90,7 +89,7 @@ def replay(record: Any) -> Replay:
         told = ui.story(g, record)
     except Exception:  # noqa: BLE001 - a story is a courtesy: the replay stands without
         told = None
-    return Replay(record.id, record.game, ui.TITLE, record.status, i18n.language(),
+    return Replay(record.id, record.game, ui.TITLE, record.status,
                   log_lines(record.game, setup), moves, positions, told)
 
 
