@@ -124,7 +124,7 @@ def game_page(r: Replay, at: int, analysis: Mapping[str, Any] | None) -> str:
                f"{_moves(r, at)}</div>")
     if r.game == "entanglion" and r.finished:
         out.append(analysis_section(r.id, analysis))
-    if r.story is not None and r.finished:
+    if r.story is not None and r.over:
         lines = _story_module(r.game).text(r.story)
         out.append(f'<section class="story"><h2>{escape(_(W_THE_STORY))}</h2>'
                    + "".join(f"<p>{escape(line.strip())}</p>" for line in lines) + "</section>")
@@ -132,7 +132,7 @@ def game_page(r: Replay, at: int, analysis: Mapping[str, Any] | None) -> str:
 
 
 def _downloads(r: Replay) -> str:
-    if not r.finished:
+    if not r.over:
         wait = _("The record can be downloaded once the game is over.")
         return f'<p class="downloads">{escape(wait)}</p>'
     links = [f'<a href="/game/{r.id}/record.json" download="game-{r.id}.json">'

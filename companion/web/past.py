@@ -1,5 +1,5 @@
 """The past games' routes of the web server: the list, a game's page, a position of it
-alone, and a finished game's record to download.
+alone, and the record of a game that is over to download.
 
 They pass the live page's checks for reads (the ``Host`` must name the box, the
 connection gate) and read the journal through :class:`~.archive.Archive` on a worker
@@ -20,7 +20,7 @@ from typing import Any, Callable, TypeVar
 import tornado.web
 
 from .. import i18n, records
-from . import pages
+from . import pages, replay
 from .archive import MAX_ID, Archive, NoGame, Unplayable
 from .server import _Base
 
@@ -114,14 +114,14 @@ class Position(_Page):
 
 
 class Record(_Page):
-    """A finished game's record: its scenario file, or a QNO game's OpenQASM. Not while
-    it is played: the seed would tell what the table cannot know (the decks' order,
-    QLANET's secrets)."""
+    """A game's record once it is over (won, lost or abandoned): its scenario file, or
+    a QNO game's OpenQASM. Not while it may be played on: the seed would tell what the
+    table cannot know (the decks' order, QLANET's secrets)."""
 
     async def get(self, text: str, kind: str) -> None:
         game_id = self.game_id(text)
         record = await self.job(self.archive.record, game_id)
-        if record.status not in ("won", "lost"):
+        if record.status not in replay.OVER:
             self.deny(404, i18n._("The record can be downloaded once the game is over."))
         if kind == "qasm":
             if record.game != "qno":

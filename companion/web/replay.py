@@ -16,7 +16,8 @@ from ..games.common import ui_for
 from ..journal import Journal
 from . import snapshot
 
-FINISHED = ("won", "lost")
+FINISHED = ("won", "lost")  # played to the end (the analysis after the game weighs these)
+OVER = FINISHED + ("abandoned",)  # no more input will come: the record may leave the box
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,10 @@ class Replay:
     @property
     def finished(self) -> bool:
         return self.status in FINISHED
+
+    @property
+    def over(self) -> bool:
+        return self.status in OVER
 
 
 def log_lines(game: str, entries: list[dict[str, Any]]) -> list[str]:

@@ -158,6 +158,23 @@ def test_a_game_in_play_replays_but_keeps_its_record(rig):
     assert "seed" not in _get(rig, "/game/4/position?at=1")[2]
 
 
+def test_an_abandoned_game_s_record_downloads(tmp_path):
+    r = Rig(tmp_path, seed=4)
+    try:
+        player = AutoPlayer(2, game="qlanet")
+        with r.lock:
+            for _ in range(40):
+                r.sim.run(player.next_command(r.sim.box.session))
+            game_id = r.sim.box.session.game_id
+            assert _get(r, f"/game/{game_id}/record.json")[0] == 404
+            r.sim.box.session.journal.abandon(game_id)
+        status, _, body = _get(r, f"/game/{game_id}/record.json")
+        assert status == 200 and json.loads(body)["game"] == "qlanet"
+        assert "once the game is over" not in _get(r, f"/game/{game_id}")[2]
+    finally:
+        r.close()
+
+
 @pytest.mark.parametrize("path", [
     "/game/0", "/game/99", "/game/-1", "/game/01", "/game/1.0", "/game/%30%31", "/game/abc",
     "/game/" + "9" * 19, "/game/" + "9" * 400, "/game/1/../../etc/passwd",
