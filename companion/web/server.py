@@ -646,9 +646,9 @@ class WebServer:
         ], compress_response=False, serve_traceback=False, xsrf_cookies=False)
 
     def start(self) -> WebServer:
-        ready = threading.Event()
-
         from . import past
+
+        ready = threading.Event()
 
         def run() -> None:
             loop = asyncio.new_event_loop()
