@@ -1,10 +1,12 @@
 """Every command line docs/*.md shows is one the project has: each ``companion`` command
 with its flags (as the README's are checked, against the CLI's own parsers), each
 ``python SCRIPT.py`` or ``python -m MODULE`` with the flags the script reads, and each
-test file a ``pytest`` line names."""
+test file a ``pytest`` line names; and every file a doc names in code (``oled.py``,
+``companion/web/snapshot.py``) is in the repository."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import shlex
@@ -70,6 +72,34 @@ def test_every_test_file_a_doc_names_exists(doc):
         for word in shlex.split(span.replace("[", "").replace("]", ""), comments=True):
             if word.startswith("tests/") and "*" not in word:
                 assert (ROOT / word.split("::")[0]).exists(), f"{doc.name}: no {word} ({span!r})"
+
+
+PATH = re.compile(r"`([\w./-]+\.(?:py|md|json|txt|toml|sh|conf|bin|png))`")
+INSTALLED = "companion.service.d/"  # where systemd/install.sh puts a drop-in on the box
+
+
+@functools.cache
+def _repository() -> tuple[set[str], str]:
+    """The names of the repository's files, and the package's source: a file the box
+    writes at run time is named in the code that writes it."""
+    names = {p.name for p in ROOT.rglob("*")
+             if not any(part.startswith(".") for part in p.relative_to(ROOT).parts)}
+    return names, "".join(p.read_text(encoding="utf-8")
+                          for p in (ROOT / "companion").rglob("*.py"))
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_file_a_doc_names_exists(doc):
+    names, written = _repository()
+    for name in PATH.findall(doc.read_text(encoding="utf-8")):
+        if name.startswith("/") or name.startswith(INSTALLED):
+            continue  # a path on the box, not in the repository
+        if "/" in name:
+            assert any((base / name).exists() for base in (ROOT, ROOT / "companion", doc.parent)), \
+                f"{doc.name} names {name}, which does not exist"
+        else:
+            assert name in names or f'"{name}"' in written, \
+                f"{doc.name} names {name}, which is nowhere in the repository"
 
 
 def test_the_check_sees_the_doc_commands():
