@@ -24,6 +24,7 @@ Planned parts (drawn dashed) hold no modules yet; when one is built, give it its
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -166,6 +167,15 @@ def _module_file(dotted: str, root: Path) -> Path | None:
 
 def imports_of(path: Path, root: Path = ROOT) -> tuple[set[str], set[str]]:
     """(package files, third-party top-level names) that ``path`` imports, lazily too."""
+    stat = path.stat()
+    inner, outer = _imports_of(path, root, stat.st_mtime_ns, stat.st_size)
+    return set(inner), set(outer)
+
+
+@functools.cache
+def _imports_of(path: Path, root: Path, _mtime: int, _size: int
+                ) -> tuple[frozenset[str], frozenset[str]]:
+    """:func:`imports_of`, parsed once per version of the file (the check asks often)."""
     package = list(path.relative_to(root).parts[:-1])  # what "from ." means here
     inner: set[str] = set()
     outer: set[str] = set()
@@ -190,7 +200,7 @@ def imports_of(path: Path, root: Path = ROOT) -> tuple[set[str], set[str]]:
                     inner.add(found.relative_to(root).as_posix())
             elif top and top not in sys.stdlib_module_names:
                 outer.add(top)
-    return inner, outer
+    return frozenset(inner), frozenset(outer)
 
 
 def check(root: Path = ROOT) -> list[str]:
