@@ -30,9 +30,9 @@ from .cards import (
 )
 from .engine import Entanglion, IllegalAction
 from .explain import explain
+from .setup_steps import SETUP_STEPS
 from .story import pages as story_pages
 from .story import story
-from .setup_steps import SETUP_STEPS
 from .words import NAMES, PART, name, part
 
 _, ngettext, pgettext = for_catalog("entanglion")
