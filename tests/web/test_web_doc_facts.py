@@ -1,4 +1,5 @@
-"""docs/web.md's table of the snapshot's fields is the snapshot the page receives."""
+"""docs/web.md's table of the snapshot's fields is the snapshot the page receives, and the
+README's word on ``sim --web`` holds."""
 
 from __future__ import annotations
 
@@ -53,3 +54,11 @@ def test_a_game_snapshot_has_the_documented_fields(tmp_path, game):
     if game == "entanglion" and snap["odds"] is not None:  # the shape the page reads
         assert all(set(o) == {"move", "chance"} and 0 <= o["chance"] <= 1
                    for o in snap["odds"])
+
+
+def test_the_web_box_plays_live_and_refuses_a_script(tmp_path, capsys):
+    # The README: ``--web`` with ``--script`` exits 2, saying why.
+    from companion import sim as sim_module
+
+    assert sim_module.web(make_sim(tmp_path), "127.0.0.1:0", script="game.txt") == 2
+    assert "--web plays live" in capsys.readouterr().err
