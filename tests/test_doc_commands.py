@@ -2,11 +2,13 @@
 with its flags (as the README's are checked, against the CLI's own parsers), each
 ``python SCRIPT.py`` or ``python -m MODULE`` with the flags the script reads, and each
 test file a ``pytest`` line names; and every file a doc names in code (``oled.py``,
-``companion/web/snapshot.py``) is in the repository."""
+``companion/web/snapshot.py``) is in the repository, and every ``companion.x.y`` it
+spells out can be imported."""
 
 from __future__ import annotations
 
 import functools
+import importlib
 import importlib.util
 import re
 import shlex
@@ -100,6 +102,20 @@ def test_every_file_a_doc_names_exists(doc):
         else:
             assert name in names or f'"{name}"' in written, \
                 f"{doc.name} names {name}, which is nowhere in the repository"
+
+
+DOTTED = re.compile(r"`(companion(?:\.\w+)+)`")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_module_and_name_a_doc_spells_out_exists(doc):
+    for dotted in DOTTED.findall(doc.read_text(encoding="utf-8")):
+        found = importlib.import_module("companion")
+        for i, name in enumerate(dotted.split(".")[1:], 2):
+            if not hasattr(found, name) and hasattr(found, "__path__"):  # a submodule
+                importlib.import_module(".".join(dotted.split(".")[:i]))
+            assert hasattr(found, name), f"{doc.name} names {dotted}, which does not exist"
+            found = getattr(found, name)
 
 
 def test_the_check_sees_the_doc_commands():
