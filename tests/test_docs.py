@@ -415,7 +415,7 @@ def test_the_architecture_check_forbids_circles_and_imports_that_run_up(architec
                        "companion/games/qno/ui.py -> companion/games/qno/story.py",
                        "an import circle: companion/sim.py -> companion/web/shell.py -> "
                        "companion/sim.py"], problems
-    assert len(problems) == 4, problems  # the three above and nothing else
+    assert len(problems) == 4, problems  # these four lines and nothing else
 
 
 def test_the_model_has_one_way_down(architecture):
