@@ -28,8 +28,10 @@ from __future__ import annotations
 import functools
 import json
 import os
+import queue
 import re
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -461,6 +463,74 @@ def interactive(sim: Sim, colour: bool) -> int:
                 input("(enter) ")
 
 
+# ``--web``: typed commands and the page's presses and taps meet on one queue, taken in
+# order by the main thread (the game thread): a tap in the browser is the same ``Tag``
+# event a reader pad would produce and goes through the same session and journal as
+# ``tap`` typed in the terminal. Standard input ending (``< /dev/null``) does not stop
+# the box: the browser may still be playing; ``quit``, Ctrl-C or SIGTERM do.
+_STOP = object()
+POLL = 0.5  # seconds: how often the loop looks up from the queue (signals, stop)
+
+
+def _read_into(lines: Iterable[str], events: queue.SimpleQueue) -> None:
+    for line in lines:
+        events.put(line)
+
+
+def serve_web(sim: Sim, events: queue.SimpleQueue, lines: IO[str], out: IO[str],
+              render: bool) -> int:
+    """Take typed lines and the page's events in order until ``quit`` or a signal."""
+    def stop(*_: object) -> None:
+        events.put(_STOP)
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+    threading.Thread(target=_read_into, args=(lines, events), daemon=True,
+                     name="companion-stdin").start()
+    while True:
+        if render:
+            out.write("\x1b[H\x1b[2J" + sim.render() + "\n> ")
+            out.flush()
+        try:
+            item = events.get(timeout=POLL) if not render else events.get()
+        except queue.Empty:
+            continue
+        if item is _STOP:
+            return EXIT_OK
+        try:
+            # A page's press or tap takes the same path as a typed one, switching off too.
+            more = sim.run(item) if isinstance(item, str) else sim.take(item)
+        except (ScriptError, ExpectationFailed) as exc:
+            print(f"  {exc}", file=out, flush=True)
+            continue
+        for message in sim.messages:
+            print(message, file=out, flush=True)
+        sim.messages.clear()
+        if not more:
+            return EXIT_OK
+
+
+def web(sim: Sim, address: str, script: str | None = None) -> int:
+    """``companion sim --web [HOST:]PORT``: serve, then take typed lines and the page's
+    inputs until ``quit`` or a signal."""
+    if script:
+        print("companion sim: --web plays live; it does not run a --script", file=sys.stderr)
+        return EXIT_SCRIPT
+    from .web import shell  # tornado, only for --web
+
+    events: queue.SimpleQueue = queue.SimpleQueue()
+    try:
+        server = shell.start(sim, address, events)
+    except (ValueError, OSError) as exc:
+        print(f"companion sim: --web: {exc}", file=sys.stderr)
+        return EXIT_SCRIPT
+    print(f"companion sim: the box is on {server.url}", file=sys.stderr, flush=True)
+    try:
+        return serve_web(sim, events, sys.stdin, sys.stdout, render=sys.stdout.isatty())
+    finally:
+        server.stop()
+
+
 def main(args: Any) -> int:
     config = SessionConfig(deck=args.deck, dice=args.dice, start_space=args.start_space)
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
@@ -481,9 +551,7 @@ def main(args: Any) -> int:
             return EXIT_SCRIPT
         try:
             if getattr(args, "web", None):
-                from .web import shell
-
-                return shell.main(sim, args.web, script=args.script)
+                return web(sim, args.web, script=args.script)
             if args.script:
                 return _run_script_file(sim, args.script)
             return interactive(sim, colour=not args.no_colour and sys.stdout.isatty())

@@ -9,6 +9,10 @@ when the picture no longer matches the code:
 * a module of the package belongs to no part, or to two (so a new module must be placed);
 * a module imports a part it may not (the pure core importing the shell, say), or a
   third-party package its part may not use;
+* a module imports a part on its own floor or a higher one: each part has a floor, and
+  imports run only down (a game's screens never import a view, the web page never the
+  simulator), so no two parts lean on each other;
+* modules import each other round in a circle, through imports inside functions too;
 * the committed SVG or the design's table is not what this script makes today.
 
 Planned parts (drawn dashed) hold no modules yet; when one is built, give it its modules.
@@ -20,6 +24,7 @@ Planned parts (drawn dashed) hold no modules yet; when one is built, give it its
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -42,6 +47,7 @@ class Part(NamedTuple):
     devices: str = ""  # the outside world it talks to, if any
     may_import: tuple[str, ...] | None = ()  # other parts; ANY for all
     third_party: tuple[str, ...] | None = ()  # top-level package names; ANY for all
+    floor: int = 0  # a part imports only parts on lower floors: no import runs back up
     planned: bool = False
 
 
@@ -65,51 +71,54 @@ PARTS = (
          _in("", "inputs") + _in("hardware/", "buttons", "link", "protocol", "rdm6300",
                                  "fake_pico"),
          devices="buttons, Pico reader pads, RDM6300",
-         may_import=(), third_party=("gpiozero", "serial")),
+         may_import=(), third_party=("gpiozero", "serial"), floor=0),
     Part("loop", "Event loop", "one thread takes one event at a time", (1, 1),
-         _in("", "daemon", "sim", "box", "recovery", "language", "analyses")
+         _in("", "daemon", "sim", "box", "recovery", "language", "hintrate")
          + _in("hardware/", "inbox"),
          devices="systemd runs it; the simulator types events",
-         may_import=ANY, third_party=ANY),
-    Part("session", "Session", "menus, set-up, undo: inputs to actions", (2, 1),
+         may_import=ANY, third_party=ANY, floor=6),
+    Part("session", "Session", "menus, set-up, undo, finished games' records: inputs to actions",
+         (2, 1),
          _in("session/", "coordinator", "menus", "setup_steps", "play", "tags", "notices")
-         + _in("", "registry", "parsing") + _in("games/", "common")
-         + _in("games/entanglion/", "story") + _in("games/qno/", "story")
-         + _in("games/qlanet/", "story")
-         + _in("games/entanglion/", "ui") + _in("games/qno/", "ui") + _in("games/qlanet/", "ui")
-         + _in("games/entanglion/", "analysis"),
-         # views: the font's text width, so labels are written to fit the panel
-         may_import=("engines", "journal", "inputs", "views", "hints")),
+         + _in("", "registry", "parsing", "records", "analyses"),
+         # views: the font's measure, which the session hands the games' screens
+         may_import=("games", "engines", "journal", "inputs", "views", "hints"), floor=3),
+    Part("games", "Game screens", "each game's words, menus and story (no view)", (3, 2),
+         _in("games/", "common")
+         + _in("games/entanglion/", "setup_steps", "story", "ui", "analysis")
+         + _in("games/qno/", "story", "ui") + _in("games/qlanet/", "story", "ui"),
+         may_import=("engines", "hints", "inputs"), floor=2),
     Part("engines", "Game engines", "the pure core: rules, chance in the state", (3, 1),
-         ENGINE_MODULES),
+         ENGINE_MODULES, floor=0),
     Part("journal", "Journal", "SQLite: each input saved before it shows", (2, 0),
-         _in("journal/", "store", "salvaging") + _in("", "statelock")),
+         _in("journal/", "store", "salvaging") + _in("", "statelock"), floor=0),
     Part("views", "Views", "pure: models to OLED image, LED colours", (2, 2),
          _in("views/", "oled", "leds", "terminal", "font", "qr"),
-         may_import=("engines",), third_party=("PIL", "segno")),
+         may_import=("engines",), third_party=("PIL", "segno"), floor=1),
     Part("adapters", "Output adapters", "send only what changed; a fake for each", (1, 2),
          _in("hardware/", "display", "oled", "pages", "leds", "buzzer", "fake_bus")
          + _in("", "notify"),
          devices="OLED, LEDs via the Pico, buzzer, systemd",
          may_import=("views", "engines", "config"),
-         third_party=("PIL", "luma", "gpiozero", "smbus2")),
+         third_party=("PIL", "luma", "gpiozero", "smbus2"), floor=5),
     Part("config", "Config", "settings, checked line by line at start", (0, 2),
          _in("config/", "schema", "loading", "key_lines", "reader", "values", "sections",
              "across", "skeleton", "command"),
          devices="/etc/companion/config.toml",
-         may_import=("session", "engines")),  # engines: i18n's list of the shipped languages
+         # engines: i18n's list of the shipped languages
+         may_import=("session", "engines"), floor=4),
     Part("tools", "Commands and tools", "the CLI around the box", (0, 3),
-         _in("", "cli", "scenario", "records", "doctor", "enroll", "selftest", "firmware", "autoplay",
-             "catalogs", "compile_engine", "hintrate")
+         _in("", "cli", "scenario", "doctor", "enroll", "selftest", "firmware",
+             "autoplay", "catalogs", "compile_engine")
          + _in("printing/", "__init__", "sheet", "qno", "qlanet"),
-         may_import=ANY, third_party=ANY),
+         may_import=ANY, third_party=ANY, floor=7),
     Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),
          _in("web/", "__init__", "gate", "publish", "server", "service", "shell", "snapshot",
              "stats", "svg", "patch", "address", "archive", "replay", "pages", "past"),
          devices="phones, a laptop or a TV on the local network",
-         may_import=ANY, third_party=("tornado", "PIL")),
+         may_import=ANY, third_party=("tornado", "PIL"), floor=4),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),
-         _in("games/entanglion/", "hint"), may_import=("engines",)),
+         _in("games/entanglion/", "hint"), may_import=("engines",), floor=1),
 )
 
 # Data flow: (from part, to part, label). These are the picture's arrows.
@@ -122,6 +131,7 @@ FLOWS = (
     ("views", "adapters", "image, LED frame"),
     ("web", "loop", "inputs"),
     ("hints", "engines", "plays copies"),
+    ("games", "engines", "reads the state"),
 )
 
 BY_KEY = {p.key: p for p in PARTS}
@@ -158,6 +168,15 @@ def _module_file(dotted: str, root: Path) -> Path | None:
 
 def imports_of(path: Path, root: Path = ROOT) -> tuple[set[str], set[str]]:
     """(package files, third-party top-level names) that ``path`` imports, lazily too."""
+    stat = path.stat()
+    inner, outer = _imports_of(path, root, stat.st_mtime_ns, stat.st_size)
+    return set(inner), set(outer)
+
+
+@functools.cache
+def _imports_of(path: Path, root: Path, _mtime: int, _size: int
+                ) -> tuple[frozenset[str], frozenset[str]]:
+    """:func:`imports_of`, parsed once per version of the file (the check asks often)."""
     package = list(path.relative_to(root).parts[:-1])  # what "from ." means here
     inner: set[str] = set()
     outer: set[str] = set()
@@ -182,7 +201,7 @@ def imports_of(path: Path, root: Path = ROOT) -> tuple[set[str], set[str]]:
                     inner.add(found.relative_to(root).as_posix())
             elif top and top not in sys.stdlib_module_names:
                 outer.add(top)
-    return inner, outer
+    return frozenset(inner), frozenset(outer)
 
 
 def check(root: Path = ROOT) -> list[str]:
@@ -214,18 +233,98 @@ def check(root: Path = ROOT) -> list[str]:
                 continue
             inner, outer = imports_of(root / module, root)
             problems += _import_problems(part, module, inner, outer, owner, root)
+    problems += [f"an import circle: {' -> '.join(c + c[:1])}" for c in circles(root)]
     return problems
+
+
+def circles(root: Path = ROOT) -> list[list[str]]:
+    """Every set of the package's modules that import each other round in a circle
+    (imports inside functions too: they run later, but they still tie the two together),
+    each as one circle through them, from its first module in name order."""
+    files = sorted(p.relative_to(root).as_posix() for p in (root / "companion").rglob("*.py"))
+    graph = {f: sorted(imports_of(root / f, root)[0] - {f}) for f in files}
+    found = []
+    for group in _strongly_connected(graph):
+        if len(group) > 1:
+            found.append(_circle_through(min(group), set(group), graph))
+    return sorted(found)
+
+
+def _strongly_connected(graph: dict[str, list[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components, without recursion."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(graph[start]))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            step = next(edges, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(graph.get(step, ()))))
+                elif step in on_stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                groups.append(group)
+    return groups
+
+
+def _circle_through(start: str, group: set[str], graph: dict[str, list[str]]) -> list[str]:
+    """The shortest way from ``start`` back to itself inside ``group``."""
+    came_from: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for step in graph[node]:
+                if step not in group:
+                    continue
+                if step == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return path[::-1]
+                if step not in came_from:
+                    came_from[step] = node
+                    nxt.append(step)
+        frontier = nxt
+    return [start]  # not reached: a strongly connected group has a way back
 
 
 def _import_problems(part: Part, module: str, inner: set[str], outer: set[str],
                      owner: dict[str, str], root: Path) -> list[str]:
     problems = []
-    if part.may_import is not ANY:
-        for target in sorted(inner):
-            for key in _parts_behind(target, owner, root):
-                if key != part.key and key not in part.may_import:
-                    problems.append(f"{module} ({part.key}) imports {target} ({key}); "
-                                    f"{part.key} may import only {_list(part.may_import)}")
+    for target in sorted(inner):
+        for key in sorted(_parts_behind(target, owner, root) - {part.key}):
+            if part.may_import is not ANY and key not in part.may_import:
+                problems.append(f"{module} ({part.key}) imports {target} ({key}); "
+                                f"{part.key} may import only {_list(part.may_import)}")
+            elif BY_KEY[key].floor >= part.floor:
+                problems.append(f"{module} ({part.key}, floor {part.floor}) imports {target} "
+                                f"({key}, floor {BY_KEY[key].floor}): an import runs only "
+                                "down to a lower floor")
     if part.third_party is not ANY:
         for name in sorted(outer - set(part.third_party)):
             problems.append(f"{module} ({part.key}) imports {name}; {part.key} may use only "
@@ -381,8 +480,9 @@ def svg() -> str:
 
 def table() -> str:
     """The markdown table of docs/design.md: each part, what it does, where it lives."""
-    rows = ["| part | what it does | where it lives | may import |", "|---|---|---|---|"]
-    for part in PARTS:
+    rows = ["| part | floor | what it does | where it lives | may import |",
+            "|---|---|---|---|---|"]
+    for part in sorted(PARTS, key=lambda p: -p.floor):
         folders: dict[str, list[str]] = {}
         for module in part.modules:
             folder, _, name = module.rpartition("/")
@@ -392,7 +492,7 @@ def table() -> str:
                    else ", ".join(BY_KEY[k].title.lower() for k in part.may_import) or "nothing")
         where = where or "not built yet"
         role = f"{part.role} ({part.devices})" if part.devices else part.role
-        rows.append(f"| {part.title} | {role} | {where} | {imports} |")
+        rows.append(f"| {part.title} | {part.floor} | {role} | {where} | {imports} |")
     return "\n".join(rows)
 
 

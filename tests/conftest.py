@@ -6,6 +6,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+# As on the box, the session hands the games the views' measure for words: a test that
+# calls a game's screens directly gets the same labels the box shows.
+import companion.session  # noqa: E402,F401
+
 
 def pytest_addoption(parser):
     parser.addoption(

@@ -32,7 +32,7 @@ from companion.games.entanglion import board, odds
 from companion.games.entanglion.board import GALAXY
 from companion.session import Session, SessionConfig
 
-GAMES = {"entanglion": 60, "qno": 20, "qlanet": 15}
+GAMES = {"entanglion": 30, "qno": 20, "qlanet": 15}
 LONG = 10 if os.environ.get("COMPANION_LONG") == "1" else 1
 NEVER = {"undo", "confirm_end", "end", "power_off", "leave"}
 

@@ -366,12 +366,20 @@ def test_the_architecture_picture_and_table_are_current(architecture):
     assert design.startswith("# ") and "](architecture.svg)" in design.split("\n\n")[1]
 
 
-def test_the_architecture_check_catches_a_misplaced_module(architecture, tmp_path):
-    # A copy of the package where the pure core imports the shell, and a stray module.
+def _package_copy(root):
     for module in (ROOT / "companion").rglob("*.py"):
-        target = tmp_path / module.relative_to(ROOT)
+        target = root / module.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(module.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def _append(path, text):
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def test_the_architecture_check_catches_a_misplaced_module(architecture, tmp_path):
+    # A copy of the package where the pure core imports the shell, and a stray module.
+    _package_copy(tmp_path)
     chance = tmp_path / "companion" / "chance.py"
     chance.write_text(chance.read_text(encoding="utf-8") + "\nfrom .session import Session\n"
                       "import serial\n", encoding="utf-8")
@@ -382,3 +390,36 @@ def test_the_architecture_check_catches_a_misplaced_module(architecture, tmp_pat
         in problems
     assert "companion/chance.py (engines) imports serial" in problems
     assert "companion/stray.py is in no part" in problems
+
+
+def test_the_architecture_check_forbids_circles_and_imports_that_run_up(architecture,
+                                                                         tmp_path):
+    # Each of these was in the code once: a game's screens measuring words with the
+    # views' font, the web page reaching back into the simulator that starts it, and a
+    # story importing from the screens that import it (inside a function).
+    _package_copy(tmp_path)
+    games = tmp_path / "companion" / "games"
+    _append(games / "qno" / "ui.py", "\nfrom ...views.font import text_width\n")
+    _append(tmp_path / "companion" / "web" / "shell.py",
+            "\n\ndef _codes():\n    from ..sim import EXIT_OK\n    return EXIT_OK\n")
+    _append(games / "qno" / "story.py",
+            "\n\ndef _late():\n    from .ui import TITLE\n    return TITLE\n")
+    problems = architecture.check(tmp_path)
+    # games may not import views at all; the web page may import anything but not up
+    assert "companion/games/qno/ui.py (games) imports companion/views/font.py (views); " \
+        "games may import only engines, hints, inputs" in problems
+    assert "companion/web/shell.py (web, floor 4) imports companion/sim.py (loop, floor 6): " \
+        "an import runs only down to a lower floor" in problems
+    circles = [p for p in problems if p.startswith("an import circle")]
+    assert circles == ["an import circle: companion/games/qno/story.py -> "
+                       "companion/games/qno/ui.py -> companion/games/qno/story.py",
+                       "an import circle: companion/sim.py -> companion/web/shell.py -> "
+                       "companion/sim.py"], problems
+    assert len(problems) == 4, problems  # these four lines and nothing else
+
+
+def test_the_model_has_one_way_down(architecture):
+    # Floors make "lower" mean something: every part a part may import sits lower.
+    for part in architecture.PARTS:
+        for key in part.may_import or ():
+            assert architecture.BY_KEY[key].floor < part.floor, (part.key, key)

@@ -7,7 +7,7 @@ their details, status pages, end pages, private screens) is laid out by the real
 views inside ``font.truncations``, which reports any text that ``fit`` cuts, ``clip``
 drops or ``draw_text`` draws past an edge or with the unknown box. Glyphs are not pasted (the layout is what
 is checked), which keeps a thousand games of each kind within a minute or so;
-the default run plays 100 of each in English and 25 in each translation,
+the default run plays 32 of each in English and 8 in each translation,
 ``COMPANION_LONG=1`` 1,000 in English and 250 in each translation.
 """
 
@@ -29,7 +29,7 @@ from companion.session import Session, SessionConfig
 from companion.views import oled
 from companion.views.font import truncations
 
-GAMES = int(os.environ.get("CUTGAMES", 1000 if os.environ.get("COMPANION_LONG") == "1" else 100))
+GAMES = int(os.environ.get("CUTGAMES", 1000 if os.environ.get("COMPANION_LONG") == "1" else 32))
 REG = Registry.load(default_sim_path())
 MOST = 3  # screens to acknowledge after one input
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from ..i18n import _
 
@@ -55,6 +55,48 @@ def ui_for(game: str) -> ModuleType:
     if game not in GAMES:
         raise KeyError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
     return importlib.import_module(f"companion.games.{game}.ui")
+
+
+# ------------------------------------------------------------------ measuring words
+# How wide a text draws is the views' to say (their font); a game's screens only choose
+# between a long and a short wording. So no game imports a view: the session, which
+# draws through the views, hands the games the views' measure once (:func:`measure_with`).
+
+
+class Ruler(NamedTuple):
+    text_width: Callable[[str], int]  # pixels a line of text takes on the OLED
+    wrap: Callable[[str], list[str]]  # the lines a text screen breaks a text into
+    menu_label: int  # pixels a menu item's label may take
+
+
+_ruler: list[Ruler] = []
+
+
+def measure_with(ruler: Ruler) -> None:
+    """Make ``ruler`` the measure every game's screens fit their words by."""
+    _ruler[:] = [ruler]
+
+
+def _measure() -> Ruler:
+    if not _ruler:
+        raise RuntimeError("no measure for words yet: importing companion.session hands "
+                           "the games the views' (games.common.measure_with)")
+    return _ruler[0]
+
+
+def text_width(text: str) -> int:
+    """Pixels ``text`` takes on one line of the OLED."""
+    return _measure().text_width(text)
+
+
+def wrap(text: str) -> list[str]:
+    """The lines a text screen breaks ``text`` into."""
+    return _measure().wrap(text)
+
+
+def fits_menu(label: str) -> bool:
+    """Whether ``label`` fits a menu item."""
+    return text_width(label) <= _measure().menu_label
 
 
 # ------------------------------------------------------------------ the story of a game

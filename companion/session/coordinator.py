@@ -24,16 +24,20 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..games.common import ui_for
+from ..games.common import Ruler, measure_with, ui_for
 from ..inputs import (BACK, DOWN, EXCHANGE, OK, UP, Event, Hold, PinBurned, Press, Release,
                       Tag, Tick)
 from ..journal import Journal
 from ..registry import Registry
+from ..views import font, oled
 from .menus import Menus, _Menu
 from .notices import ROLL_FRAMES, ROLL_STEP, Notices, _detail_pages
 from .play import Play
 from .setup_steps import SetupSteps
 from .tags import Tags
+
+# The games fit their words by the views' font (they never import a view themselves).
+measure_with(Ruler(font.text_width, font.wrap, oled.MENU_LABEL))
 
 BLINK_STEP = 0.5  # seconds per blink phase
 LIGHT_SHOW = 20  # blink phases of the win/loss show; then the LEDs rest

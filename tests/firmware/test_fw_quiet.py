@@ -3,20 +3,14 @@ host line its LEDs go dark and its readers' antennas off; the host's next line w
 it, with the last frame shown again. The host says something at least every
 ``protocol.KEEPALIVE`` (a PING when it has nothing else), so a live host never
 lets it go quiet. Runs on CPython here, and on MicroPython's unix port when there is
-one (``test_fw_micropython.py`` explains the binary)."""
+one (``micropython_rig.py`` says where the binary comes from)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-
 import fw_fakes
-import pytest
 from fw_rfid import Card
 from fw_rig import Rig, kinds
-from test_fw_micropython import HERE, ROOT, micropython_binary
+from micropython_rig import run_on_both
 
 import board
 from companion.hardware import protocol as host_protocol
@@ -152,23 +146,7 @@ print(states)
 
 
 def test_quiet_and_wake_on_micropython(tmp_path):
-    exe = micropython_binary()
-    if not exe:
-        pytest.skip("no micropython binary on PATH (or in COMPANION_MICROPYTHON)")
-    for name in os.listdir(os.path.join(ROOT, "firmware")):
-        if name.endswith(".py"):
-            shutil.copy(os.path.join(ROOT, "firmware", name), tmp_path)
-    shutil.copy(os.path.join(ROOT, "companion", "hardware", "protocol.py"), tmp_path)
-    for name in ("fw_fakes.py", "fw_rfid.py"):
-        shutil.copy(os.path.join(HERE, name), tmp_path)
-    (tmp_path / "scenario.py").write_text(SCENARIO)
-    outputs = []
-    for python in (exe, sys.executable):
-        run = subprocess.run([python, "scenario.py"], cwd=tmp_path, capture_output=True,
-                             text=True, timeout=60, check=False)
-        assert run.returncode == 0, run.stderr
-        outputs.append(run.stdout)
-    assert outputs[0] == outputs[1]
-    assert outputs[0].strip() == ("[(False, (16, 32, 48), [3, 3, 3]), "
-                                  "(True, (0, 0, 0), [0, 0, 0]), "
-                                  "(False, (16, 32, 48), [3, 3, 3])]")
+    output = run_on_both(tmp_path, SCENARIO)
+    assert output.strip() == ("[(False, (16, 32, 48), [3, 3, 3]), "
+                              "(True, (0, 0, 0), [0, 0, 0]), "
+                              "(False, (16, 32, 48), [3, 3, 3])]")

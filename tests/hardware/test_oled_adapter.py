@@ -5,10 +5,8 @@ its own exceptions; every one is retried with back-off and never reaches the gam
 
 import errno
 import logging
-from types import SimpleNamespace
 
 import pytest
-from PIL import Image, ImageDraw
 
 from companion.box import Box
 from companion.hardware import display as display_module
@@ -18,27 +16,7 @@ from companion.hardware.oled import DRIVERS, open_display, open_panel
 from companion.journal import Journal
 from companion.registry import sim_registry
 from companion.session import Session
-
-
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
-
-
-def cfg(**kw):
-    base = dict(driver="ssd1306", bus="i2c", port=1, address=0x3C, spi_device=0, dc_pin=24,
-                rst_pin=25, rotate=0, contrast=200, width=128, height=64)
-    return SimpleNamespace(**{**base, **kw})
-
-
-def picture(n):
-    image = Image.new("1", (128, 64))
-    ImageDraw.Draw(image).text((n % 40, 10), f"frame {n}", fill=1)
-    ImageDraw.Draw(image).rectangle((0, 0, 127, 63), outline=1)
-    return image
+from oled_rig import Clock, cfg, picture
 
 
 def rig(driver="ssd1306", clock=None):

@@ -12,35 +12,14 @@ import threading
 from types import SimpleNamespace
 
 import pytest
-from PIL import Image, ImageDraw
 
 from companion.hardware import display as display_module
 from companion.hardware.display import DIM_CONTRAST, REFRESH_EVERY
 from companion.hardware.fake_bus import FakeBuses, Panel
 from companion.hardware.oled import blank_panels, open_display, open_panel
+from oled_rig import Clock, cfg, picture
 
 ATTEMPTS = 300
-
-
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
-
-
-def cfg(**kw):
-    base = dict(driver="ssd1306", bus="i2c", port=1, address=0x3C, spi_device=0, dc_pin=24,
-                rst_pin=25, rotate=0, contrast=200, width=128, height=64)
-    return SimpleNamespace(**{**base, **kw})
-
-
-def picture(n):
-    image = Image.new("1", (128, 64))
-    ImageDraw.Draw(image).text((n % 40, 10), f"frame {n}", fill=1)
-    ImageDraw.Draw(image).rectangle((0, 0, 127, 63), outline=1)
-    return image
 
 
 def unplugged(bus):

@@ -1,7 +1,8 @@
 """Property tests: random complete QLANET games, invariants on every step.
 
-* ``test_random_games``: ``COMPANION_QLANET_GAMES`` (default 2,000: the bounded CI
-  run, some 10 s) complete games; ``test_random_games_10000`` (``@pytest.mark.slow``,
+* ``test_random_games``: ``COMPANION_QLANET_GAMES`` (default 1,000: the bounded CI
+  run, a few seconds; its varied games meet every pair of ruling values) complete
+  games; ``test_random_games_10000`` (``@pytest.mark.slow``,
   runs only with ``COMPANION_LONG=1``) plays 10,000 the same way (about 50 s of CPU,
   25-45 s on this two-core machine depending on its load).
   Game ``i`` has seed ``i`` and a random player (``random.Random(i)``) that picks a
@@ -49,7 +50,8 @@ from companion.games.qlanet import IllegalAction, Qlanet
 from companion.games.qlanet.options import RULINGS
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
-GAMES = int(os.environ.get("COMPANION_QLANET_GAMES", "2000"))
+DEFAULT_GAMES = 1000
+GAMES = int(os.environ.get("COMPANION_QLANET_GAMES", str(DEFAULT_GAMES)))
 LONG_GAMES = 10_000
 SAMPLE = max(1, int(os.environ.get("COMPANION_QLANET_SAMPLE", "50")))
 ROUND_TRIP = 10  # 1 game in 10 (and every sampled one) ends with a JSON round trip
@@ -240,7 +242,7 @@ def test_random_games():
     _run_games(GAMES)
 
 
-@pytest.mark.skipif(GAMES < 2000, reason="fewer games than the default run "
+@pytest.mark.skipif(GAMES < DEFAULT_GAMES, reason="fewer games than the default run "
                     "(COMPANION_QLANET_GAMES): no claim to meet every pair")
 def test_the_sampled_options_meet_every_pair():
     """The default run's varied games hold every two rulings in every pair of their

@@ -4,7 +4,7 @@ somewhere exactly once, and the effective top is always a basis state that the
 game's circuit reproduces. The original notebook hung in ~10% of games, crashed in
 1-3% and let the wrong player win in ~4-6%.
 
-``test_random_games[part]`` plays 3,000 games by default, in parts of 500 (a few
+``test_random_games[part]`` plays 1,500 games by default, in parts of 500 (a few
 seconds each); with ``COMPANION_LONG=1`` it plays the full 10,000
 (``COMPANION_QNO_GAMES`` sets the count). Game ``seed`` uses
 ``game_setup(seed)`` (not ``setup``: pytest 7 would call that as a nose-style module set-up): two games in three cycle through ``COMBOS`` (table sizes and
@@ -31,7 +31,8 @@ from combos import missing_pairs, random_options
 from qno_helpers import conserved
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
-GAMES = int(os.environ.get("COMPANION_QNO_GAMES", "10000" if LONG else "3000"))
+DEFAULT_GAMES = 1500  # the bounded run; every pair and every combo comes up well before
+GAMES = int(os.environ.get("COMPANION_QNO_GAMES", "10000" if LONG else str(DEFAULT_GAMES)))
 PART_GAMES = 500
 FULL_CHECKS = 600  # games whose every position is checked for card conservation
 SEATS = (2, 3, 4, 5, 6, 2, 3, 4)
@@ -127,7 +128,7 @@ def test_random_games(part):
             for seed, steps, status in too_long))
 
 
-@pytest.mark.skipif(GAMES < 3000, reason="fewer games than the default run "
+@pytest.mark.skipif(GAMES < DEFAULT_GAMES, reason="fewer games than the default run "
                     "(COMPANION_QNO_GAMES): no claim to meet every pair")
 def test_the_sampled_options_meet_every_pair():
     """The default run's random games hold every two rulings (and the table size) in

@@ -26,32 +26,17 @@ from companion.journal import Journal, JournalError
 from companion.registry import sim_registry
 from companion.session import Session, SessionConfig
 from companion.sim import build
+from journal_rig import an_evening, play
 
 LONG = os.environ.get("COMPANION_LONG") == "1"
 FLIPS = 3000 if LONG else 100  # per kind of target
 REPAIRED, REWOUND = "Journal repaired", "Journal rewound"
 
 
-def play(sim, player, inputs: int) -> None:
-    """Play until the game in play has ``inputs`` inputs, or is over."""
-    while True:
-        s = sim.box.session
-        if s.mode == "game" and (len(s.game.inputs) >= inputs or s.game.status != "playing"):
-            return
-        command = player.next_command(s)
-        if command is None:
-            return
-        sim.run(command)
-
-
 def evening(state: Path) -> tuple[int, dict, int]:
     """A finished game, then one left at 40 inputs by a pulled plug (the journal is not
     closed). Returns (unfinished game id, its state, inputs)."""
-    sim, journal = build(state, None, 3, SessionConfig(), None)
-    play(sim, AutoPlayer(3), 10_000)
-    assert sim.box.session.game.status == "won"
-    sim.box.session._leave()  # back to the menu, as OK on the end screen does
-    play(sim, AutoPlayer(5), 40)
+    sim, journal = an_evening(state, 40)
     s = sim.box.session
     snapshot = (s.game_id, s.game.to_dict()["state"], len(s.game.inputs))
     for suffix in ("", "-wal", ".mark"):  # the files as a power cut leaves them

@@ -14,36 +14,20 @@ from pathlib import Path
 import pytest
 
 from companion import recovery
-from companion.autoplay import AutoPlayer
 from companion.journal import Journal, salvage
 from companion.registry import sim_registry
 from companion.session import SessionConfig
-from companion.sim import build
+from journal_rig import an_evening
 
 INPUTS = 39
-
-
-def play(sim, player, inputs: int) -> None:
-    while True:
-        s = sim.box.session
-        if s.mode == "game" and (len(s.game.inputs) >= inputs or s.game.status != "playing"):
-            return
-        command = player.next_command(s)
-        if command is None:
-            return
-        sim.run(command)
 
 
 @pytest.fixture(scope="module")
 def evening(tmp_path_factory) -> tuple[Path, int, dict]:
     """A closed journal: a won game, then one at 39 inputs. (dir, game id, its state)"""
     state = tmp_path_factory.mktemp("evening")
-    sim, journal = build(state, None, 3, SessionConfig(), None)
-    play(sim, AutoPlayer(3), 10_000)
-    sim.box.session._leave()
-    play(sim, AutoPlayer(5), INPUTS)
+    sim, journal = an_evening(state, INPUTS)
     s = sim.box.session
-    assert len(s.game.inputs) == INPUTS
     result = (state, s.game_id, s.game.to_dict()["state"])
     sim.stop_checkpoints()
     journal.close()

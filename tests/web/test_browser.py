@@ -18,13 +18,6 @@ from web_rig import Rig, make_sim
 
 
 @pytest.fixture
-def rig(tmp_path):
-    r = Rig(tmp_path)
-    yield r
-    r.close()
-
-
-@pytest.fixture
 def driver():
     d = browser.chromium()
     yield d

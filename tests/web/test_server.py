@@ -17,13 +17,6 @@ from companion.web.server import WebServer
 from web_rig import Client, Rig
 
 
-@pytest.fixture
-def rig(tmp_path):
-    r = Rig(tmp_path)
-    yield r
-    r.close()
-
-
 def _stream(port: int, timeout: float = 5.0) -> socket.socket:
     sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.autoplay import AutoPlayer
 from companion.session import SessionConfig
 from companion.sim import Sim, build
@@ -111,3 +113,11 @@ class Rig(Client):
         self.server.stop()
         self.thread.join(5)
         self.sim.box.session.journal.close()
+
+
+@pytest.fixture
+def rig(tmp_path):
+    """A simulated box serving its page on loopback (a :class:`Rig`), closed afterwards."""
+    r = Rig(tmp_path)
+    yield r
+    r.close()

@@ -23,6 +23,7 @@ from typing import Any, Iterator
 
 from . import hint
 from .engine import Entanglion
+from .ui import input_names  # the words of the box's menus
 
 DATA_ENTRY = ("roll", "draw")  # prompts where players type what a real die or card showed
 
@@ -77,8 +78,6 @@ class Analysis:
 
 def judge(g: Entanglion, played: dict[str, Any], index: int, budget: int) -> dict[str, Any]:
     """One decision: the input played and the best, with their chances to win."""
-    from .ui import input_names  # the words of the box's menus
-
     found = hint.hints(g, budget, seed=index)
     best = found[0]
     mine = next((h for h in found if _same(g, h["action"], played)), None)

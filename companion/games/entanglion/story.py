@@ -18,6 +18,8 @@ from ..common import duration, played_seconds, rate
 from . import odds
 from .cards import COMPONENTS, pretty
 from .options import RULINGS
+from .setup_steps import SETUP_STEPS
+from .words import name, part
 
 _, ngettext, pgettext = for_catalog("entanglion")
 
@@ -116,8 +118,6 @@ _CLOSEST = {"orbital defence": N_("{ship} evaded with a {face}"),
 def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     """The story on the end screen's pages (in the table's language): each a title and
     up to five lines."""
-    from .ui import part
-
     turns = ngettext("{n} turn", "{n} turns", st["turns"]).format(n=st["turns"])
     total = sum(st["detections"].values())
     first = [turns + (f", {st['time']}" if st["time"] else ""),
@@ -197,8 +197,6 @@ def _cause(cause: str) -> str:
 def _option(key: str, value: Any) -> str:
     """A setup option as its setup screen words it ("Real cards"); a rule option with
     no setup screen by its documented name."""
-    from .ui import SETUP_STEPS
-
     for step in SETUP_STEPS:
         for label, choice in step.choices if step.key == key else ():
             if choice == value:
@@ -209,8 +207,6 @@ def _option(key: str, value: Any) -> str:
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show`` and the web page (in the
     language in use: English for the command)."""
-    from .words import name
-
     status = _(str(STATUS[st["status"]])) if st["status"] in STATUS else st["status"]
     difficulty = DIFFICULTY.get(st["start_space"])
     out = [_("Result: {status}").format(status=status)

@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from ...i18n import NC_, N_, for_catalog
 from ...inputs import RETRIEVE
-from ..common import HARMFUL, LONG_SHOT, SAFE, WASTED, Item, Step
+from ..common import HARMFUL, LONG_SHOT, SAFE, WASTED, Item, Step, fits_menu, text_width, wrap
 from . import board, hint, odds
 from .board import GALAXY, MERCURIAL, PROBE, RUBICON, SHIPS
 from .cards import (
@@ -30,11 +30,10 @@ from .cards import (
 )
 from .engine import Entanglion, IllegalAction
 from .explain import explain
+from .setup_steps import SETUP_STEPS
 from .story import pages as story_pages
 from .story import story
-from .words import NAMES, name
-from ...views.font import text_width, wrap
-from ...views.oled import MENU_LABEL
+from .words import NAMES, PART, name, part
 
 _, ngettext, pgettext = for_catalog("entanglion")
 
@@ -50,12 +49,6 @@ SHORT = {
     "OMEGA_THREE": "OMEGA3",
 }
 # The tables below hold English marked for the catalogs (N_); every use translates.
-PART = {  # component names that fit a menu line
-    "physical_qubits": N_("Phys. Qubits"), "qubit_interconnect": N_("Interconnect"),
-    "dilution_refrigerator": N_("Refrigerator"), "quantum_gates": N_("Quantum Gates"),
-    "quantum_programming": N_("Programming"), "quantum_error_correction": N_("Error Correct."),
-    "control_infrastructure": N_("Control Infra."), "magnetic_shielding": N_("Mag. Shielding"),
-}
 EVENT_SHORT = {  # event names that fit a line with a few words around them
     "bennett": NC_("short", "Bennett"), "bit_flip_error": NC_("short", "Bit Flip Error"),
     "heisenberg": NC_("short", "Heisenberg"), "quantum_shuffle": NC_("short", "Q. Shuffle"),
@@ -85,24 +78,12 @@ ROLL_RESULT = {  # a roll's outcome as the roll screen shows it
 WIN_WORD = {"orbital defence": N_("evade"), "ground defence": N_("retrieve"),
             "probe": N_("escape")}
 
-SETUP_STEPS = (
-    Step("start_space", N_("Difficulty"), (
-        (N_("Easy: track at 1"), 1), (N_("Easy: track at 2"), 2), (N_("Hard: track at 3"), 4))),
-    Step("deck", N_("Cards"), ((N_("Box deals (virtual)"), "virtual"),
-                               (N_("Real cards"), "physical"))),
-    Step("dice", N_("Dice"), ((N_("Box rolls"), "auto"), (N_("Real dice"), "manual"))),
-)
 PLACEMENTS = len(COMPONENTS)  # one setup screen per component put on its planet
 
 
 def who(ship: str | None) -> str:
     """A ship by its name (the same in every language), or the box itself."""
     return ship.capitalize() if ship else _("Box")
-
-
-def part(component: str) -> str:
-    """A component's short name, in the current language."""
-    return _(PART[component])
 
 
 def event_short(event: str) -> str:
@@ -958,7 +939,7 @@ def _fitting(names: list[str], suffixes: list[str]) -> str:
     said first), else the shortest of both."""
     for suffix in suffixes:
         for label in names:
-            if text_width(label + suffix) <= MENU_LABEL:
+            if fits_menu(label + suffix):
                 return label + suffix
     return names[-1] + suffixes[-1]
 
@@ -1069,7 +1050,7 @@ def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
     (the longest wording that fits, in the current language)."""
     chance = f" {round(win * 100)}%"
     names = input_names(g, act)
-    return next((n for n in names if text_width(n + chance) <= MENU_LABEL),
+    return next((n for n in names if fits_menu(n + chance)),
                 names[-1]) + chance
 
 

@@ -36,3 +36,16 @@ NAMES = {  # full names of planets, components and events (the card screens, set
 def name(key: str) -> str:
     """A planet's, component's or event's full name, in the current language."""
     return _(NAMES[key]) if key in NAMES else pretty(key)
+
+
+PART = {  # component names that fit a menu line
+    "physical_qubits": N_("Phys. Qubits"), "qubit_interconnect": N_("Interconnect"),
+    "dilution_refrigerator": N_("Refrigerator"), "quantum_gates": N_("Quantum Gates"),
+    "quantum_programming": N_("Programming"), "quantum_error_correction": N_("Error Correct."),
+    "control_infrastructure": N_("Control Infra."), "magnetic_shielding": N_("Mag. Shielding"),
+}
+
+
+def part(component: str) -> str:
+    """A component's short name, in the current language."""
+    return _(PART[component])

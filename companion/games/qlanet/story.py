@@ -65,14 +65,27 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"title": _("The story"), "lines": lines}]
 
 
+def reason_text(reason: str) -> str:
+    """Why a camp won, in the table's language. The log keeps the engine's English
+    (``line 1-5-9``, ``five fixed``, ``move cap 60``, ``cost cap 150``)."""
+    kind, _sep, rest = reason.rpartition(" ")
+    if reason == "five fixed":
+        return _("five fixed")
+    if kind == "line":
+        return _("line {planets}").format(planets=rest)
+    if kind == "move cap":
+        return _("move cap {n}").format(n=rest)
+    if kind == "cost cap":
+        return _("cost cap {n}").format(n=rest)
+    return reason
+
+
 STATUS = {"won": N_("won"), "playing": N_("playing"), "abandoned": N_("abandoned")}
 
 
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show`` and the web page (in the
     language in use: English for the command)."""
-    from .ui import reason_text
-
     # Looked up first: an older Babel would extract the literal inside _()'s subscript.
     status = STATUS.get(st["status"])
     status = _(status) if status else st["status"]

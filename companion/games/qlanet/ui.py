@@ -24,14 +24,13 @@ from typing import Any
 
 from ...i18n import N_, for_catalog
 from ...inputs import EXCHANGE
-from ...views.font import wrap
-from ..common import Item, Step
+from ..common import Item, Step, wrap
 from .cards import CARDS, ORDERED, TWO_PLANET, cost
 from .engine import LINES, IllegalAction, Qlanet
 from .knowledge import view
 from .options import RULINGS
 from .story import pages as story_pages
-from .story import story
+from .story import reason_text, story
 
 _, ngettext, pgettext = for_catalog("qlanet")
 
@@ -114,21 +113,6 @@ def result_reason(g: Qlanet) -> str | None:
     if e is None:
         return None
     return "; ".join(f"camp {c}: {why}" for c, why in sorted(e["reasons"].items()))
-
-
-def reason_text(reason: str) -> str:
-    """Why a camp won, in the table's language. The log keeps the engine's English
-    (``line 1-5-9``, ``five fixed``, ``move cap 60``, ``cost cap 150``)."""
-    kind, _sep, rest = reason.rpartition(" ")
-    if reason == "five fixed":
-        return _("five fixed")
-    if kind == "line":
-        return _("line {planets}").format(planets=rest)
-    if kind == "move cap":
-        return _("move cap {n}").format(n=rest)
-    if kind == "cost cap":
-        return _("cost cap {n}").format(n=rest)
-    return reason
 
 
 def status_line(g: Qlanet) -> str:
