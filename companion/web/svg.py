@@ -352,7 +352,8 @@ def _track(detection: Mapping[str, Any], y: float) -> list[str]:
         out.append(f'<g class="track{" token" if on else ""}" data-space="{i}">'
                    f'<rect x="{x:.1f}" y="{y + 14}" width="{step - 4:.1f}" height="34" rx="4" '
                    f'fill="{fill}"/>' + _t(x + (step - 4) / 2, y + 37, str(value), "", 18)
-                   + "</g>")
+                   .replace(f'fill="{INK}"', 'fill="#fff"' if value == "X" and not on else
+                            f'fill="{INK}"') + "</g>")
     return out
 
 

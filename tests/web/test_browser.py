@@ -88,7 +88,7 @@ def test_buttons_on_the_page_play_a_whole_entanglion_setup_and_change_the_oled(r
     wait_for(lambda: oled_of(driver).decode() == snapshot.oled_png(rig.sim.box.display.image))
     board = driver.find_element("css selector", "svg.board")
     assert len(board.find_elements("css selector", "g.planet")) == 12
-    ships = board.find_elements("css selector", "circle.ship")
+    ships = board.find_elements("css selector", "g.ship[data-planet]")
     assert {s.get_attribute("data-planet") for s in ships} <= {
         rig.sim.box.session.game.state.pos[0], rig.sim.box.session.game.state.pos[1]}
     assert len(ships) == 2
@@ -104,7 +104,7 @@ def test_a_screenshot_of_the_board_has_the_ship_colours_where_the_ships_are(rig,
     rig.wait_idle()
     assert rig.sim.box.session.mode == "game"
     driver.get(rig.server.url)
-    wait_for(lambda: driver.find_elements("css selector", "svg.board circle.ship"))
+    wait_for(lambda: driver.find_elements("css selector", "svg.board g.ship[data-planet]"))
     png = driver.find_element("css selector", "svg.board").screenshot_as_png
     image = Image.open(io.BytesIO(png)).convert("RGB")
     colours = set(image.getdata())
