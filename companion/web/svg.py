@@ -34,7 +34,7 @@ BLUE, RED, GREY, INK = "#3b82f6", "#ef4444", "#9ca3af", "#e5e7eb"
 MARKER = {board.MERCURIAL: "#1d4ed8", board.RUBICON: "#b91c1c"}
 LETTER = {board.MERCURIAL: "M", board.RUBICON: "R"}
 
-WIDTH, HEIGHT = 480, 728  # the board; the detection track and notes below it
+WIDTH, HEIGHT = 480, 728  # the board; the detection track below it
 SMALLEST = 16  # units: 12 CSS px at 366 px wide (a 390 px phone less its margins)
 _RING_CENTRE = (240.0, 496.0)
 OUTER_R = 26  # the single-ship planets' circles
@@ -310,9 +310,7 @@ def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
     page is sent those only; see :mod:`.patch`)."""
     ships = snap.get("ships") or {}
     parts = (snap.get("components") or {}).get("planets") or {}
-    notes = _wrap(_("CNOT |0⟩|+⟩ on a planet: the way in, when the ship playing CNOT is "
-                    "on |0⟩ and the other ship on |+⟩."), SMALLEST, WIDTH - 20)
-    total = HEIGHT + 70 + 20 * len(notes)
+    total = HEIGHT + 60  # the track below the board (its legend's note is the page's)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}" '
            f'role="img" aria-label="{escape(_("The Entanglion board"))}" class="board">']
     names = ("Centarious", "Superious", "Entanglion")
@@ -331,8 +329,6 @@ def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
         here = [s for s in board.SHIPS if ships.get(s) == planet]
         out.append(_planet(planet, here, parts.get(planet)))
     out += _track(snap.get("detection") or {}, HEIGHT)
-    out.append("".join(_t(10, HEIGHT + 70 + 20 * i, line, "note", SMALLEST, "start")
-                       for i, line in enumerate(notes)))
     out.append("</svg>")
     return out
 

@@ -82,8 +82,11 @@ async function post(path, body, near) {
   if (!r.ok) {
     let why = r.statusText;
     try { why = (await r.json()).error || why; } catch (e) { /* keep the status text */ }
+    if (r.status === 403 && path !== "/pair") {  // unpaired (a restart, a new PIN)?
+      await readConfig();
+      if (!$("pair").hidden) near = $("pin");  // the buttons went: say it by the form
+    }
     toast(_(why), near);
-    if (r.status === 403 && path !== "/pair") await readConfig();  // unpaired (a restart?)
     return false;
   }
   toast("");
@@ -165,6 +168,8 @@ function renderEntanglion(s, root) {
   // The board is SVG drawn by the box from its own data (every text in it escaped).
   // In pieces that stay put, so a move sends the two that changed.
   holder.innerHTML = (s.board_svg || []).join("");
+  const note = _("CNOT |0⟩|+⟩ on a planet: the way in, when the ship playing CNOT is on |0⟩ and the other ship on |+⟩.");
+  holder.append(el("p", note, "board-note"));
   root.append(holder);
   const facts = el("div", null, "facts");
   const turn = s.turn.player ? SHIP[s.turn.player] : "—";
@@ -358,8 +363,8 @@ let logKeys = [];
 function renderLog(s) {
   const lines = s.log || [];
   $("log-box").hidden = !lines.length;
-  const log = $("log");
-  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 8;
+  const box = $("log"), log = $("log-list");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 8;
   const numbers = s.log_numbers || [];
   const keys = lines.map((line, i) => `${s.game_id}|${numbers[i] ?? ""}|${line}`);
   // The lines kept: the old window less its first k lines is where the new one starts.
@@ -380,7 +385,7 @@ function renderLog(s) {
     log.append(li);
   }
   logKeys = keys;
-  if (atBottom) log.scrollTop = log.scrollHeight;
+  if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
 // A patch takes the last snapshot to the next (what changed only; see the box's
