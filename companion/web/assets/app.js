@@ -163,14 +163,30 @@ const cause = (c) => (c in CAUSES ? _(CAUSES[c]) : named(c));
 const status = (s) => ({playing: _("playing"), won: _("won"), lost: _("lost"),
   setup: _("setting up"), abandoned: _("abandoned")})[s] || s;
 
+// The board is SVG drawn by the box from its own data (every text in it escaped), in
+// pieces that stay put: a move sends the two that changed, and only those are parsed
+// again here (each in a group of its own), the rest of the drawing left as it is.
+let board = null;
+function drawBoard(parts, root) {
+  if (!board || board.parts.length !== parts.length || board.parts[0] !== parts[0]) {
+    const holder = el("div", null, "board-holder");
+    holder.innerHTML = parts[0] + parts.slice(1, -1).map((p) => `<g class="part">${p}</g>`).join("") +
+      parts[parts.length - 1];
+    board = {holder, parts, groups: [...holder.querySelectorAll("svg > g.part")],
+      note: el("p", null, "board-note")};
+    holder.append(board.note);
+  } else {
+    parts.forEach((p, i) => {
+      if (p !== board.parts[i] && i > 0 && i < parts.length - 1) board.groups[i - 1].innerHTML = p;
+    });
+    board.parts = parts;
+  }
+  board.note.textContent = _("CNOT |0⟩|+⟩ on a planet: the way in, when the ship playing CNOT is on |0⟩ and the other ship on |+⟩.");
+  if (board.holder.parentNode !== root) root.prepend(board.holder);
+}
+
 function renderEntanglion(s, root) {
-  const holder = el("div", null, "board-holder");
-  // The board is SVG drawn by the box from its own data (every text in it escaped).
-  // In pieces that stay put, so a move sends the two that changed.
-  holder.innerHTML = (s.board_svg || []).join("");
-  const note = _("CNOT |0⟩|+⟩ on a planet: the way in, when the ship playing CNOT is on |0⟩ and the other ship on |+⟩.");
-  holder.append(el("p", note, "board-note"));
-  root.append(holder);
+  drawBoard(s.board_svg || ["<svg>", "</svg>"], root);
   const facts = el("div", null, "facts");
   const turn = s.turn.player ? SHIP[s.turn.player] : "—";
   facts.append(
@@ -343,7 +359,8 @@ function render(s) {
   }
   renderPrompt(s);
   const root = $("game");
-  root.textContent = "";
+  for (const c of [...root.children]) if (!board || c !== board.holder) c.remove();
+  if (board && s.game !== "entanglion") board.holder.remove();
   if (s.peeking) root.append(el("p", _("A camp is peeking at its secret on the box.")));
   if (s.game) GAMES[s.game](s, root);
   else root.append(el("p", s.mode === "setup" ? _("Setting up a game…") : _("No game in play.")));
