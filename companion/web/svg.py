@@ -311,8 +311,11 @@ def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
     ships = snap.get("ships") or {}
     parts = (snap.get("components") or {}).get("planets") or {}
     total = HEIGHT + 60  # the track below the board (its legend's note is the page's)
+    # Words outside f-strings: the catalogs' extractor does not look inside them.
+    label, zero_one = _("The Entanglion board"), _("CNOT between |0⟩ and |1⟩: when the "
+                                                   "other ship is on |1⟩")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}" '
-           f'role="img" aria-label="{escape(_("The Entanglion board"))}" class="board">']
+           f'role="img" aria-label="{escape(label)}" class="board">']
     names = ("Centarious", "Superious", "Entanglion")
     out.append("".join(_t(x, y, name, "galaxy", SMALLEST + 1)
                        for (x, y), name in zip(_GALAXY_CAPTIONS, names)))
@@ -321,8 +324,7 @@ def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
     out.append(f'<line class="path cnot" data-path="C2" x1="{x1 + _CNOT_SHIFT}" y1="{y1}" '
                f'x2="{x2 + _CNOT_SHIFT}" y2="{y2}" stroke="{GREY}" stroke-width="2" '
                f'stroke-dasharray="2 4"/>' + _edge_label("C2", "CNOT")
-               + f'<title>{escape(_("CNOT between |0⟩ and |1⟩: when the other ship is on |1⟩"))}'
-               f'</title>')
+               + f'<title>{escape(zero_one)}</title>')
     for p in board.OUTSIDE_PATHS + board.ENTANGLION_PATHS:
         out.append("".join(_path(p)))
     for planet in board.PLANETS:
