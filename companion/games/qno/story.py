@@ -94,7 +94,7 @@ def text(st: dict[str, Any]) -> list[str]:
                gates=st["gates"], state=st["state"]),
            _("H guesses: {right} right of {guesses}").format(right=st["right"],
                                                              guesses=st["guesses"]),
-           _("QNO! called {calls}x, caught without it {caught}x").format(
+           _("QNO! calls: {calls}; caught without it: {caught}").format(
                calls=st["calls"], caught=st["caught"])]
     if st["penalty"]:
         out.append(_("Penalty cards: {list}").format(list=_(", ").join(
