@@ -78,9 +78,9 @@ def text(st: dict[str, Any]) -> list[str]:
     status = STATUS.get(st["status"])
     status = _(status) if status else st["status"]
     first = _("Result: {status}").format(status=status)
-    if st["winners"]:
-        # Translators: continues "Result: won"; {players} is a list such as "P2".
-        first += _(", won by {players}").format(
+    if st["winners"]:  # not "won, won by P2"
+        # Translators: {players} is a list such as "P2".
+        first = _("Result: won by {players}").format(
             players=_(", ").join(f"P{w}" for w in st["winners"]))
     if st["reason"]:
         first += f" ({_(st['reason'])})"
