@@ -82,7 +82,7 @@ MAX_CLIENTS = 4096  # clients each rate limit remembers
 ASSETS = {name: (resources.files(__package__) / "assets" / name).read_bytes()
           for name in ("index.html", "app.js", "style.css")}
 GZIP_FROM = 512  # bytes: a smaller answer is not worth a gzip header and the CPU
-# The assets are compressed once, here; JSON answers as they are sent (see _send).
+# The assets are compressed once, here; JSON answers as they are sent (_Base.send).
 # The event stream is not: one zlib state per open page would cost a classroom of
 # phones ~256 KB each, and its patches are a few hundred bytes.
 GZIPPED = {name: gzip.compress(data, 9, mtime=0) for name, data in ASSETS.items()}
@@ -331,7 +331,6 @@ class _Base(tornado.web.RequestHandler):
 
     def deny(self, status: int, why: str) -> NoReturn:
         raise tornado.web.HTTPError(status, why)
-
 
     def send(self, data: bytes, content_type: str = "application/json",
              gzipped: bytes | None = None) -> None:

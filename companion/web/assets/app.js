@@ -477,8 +477,7 @@ function applyTheme(choice) {
   const dark = choice ? choice === "dark" : !matchMedia("(prefers-color-scheme: light)").matches;
   document.documentElement.dataset.theme = dark ? "dark" : "light";
   const b = $("theme-button");
-  b.textContent = dark ? _("Light theme") : _("Dark theme");
-  b.setAttribute("aria-pressed", String(!dark));
+  b.textContent = dark ? _("Light theme") : _("Dark theme");  // what a press does
 }
 
 function setupViewing() {
@@ -493,7 +492,6 @@ function setupViewing() {
   // Board only (a TV by the table): ?tv=1 in the address, or the button.
   const tv = (on) => {
     document.body.classList.toggle("tv", on);
-    $("tv-button").setAttribute("aria-pressed", String(on));
     $("tv-button").textContent = on ? _("Everything") : _("Board only");
   };
   tv(new URLSearchParams(location.search).get("tv") === "1");
