@@ -274,16 +274,13 @@ class _Feed:
         version, raw = self.publisher.latest()
         if version != self.version:
             snap = json.loads(raw) if raw else {}
-            if isinstance(snap.get("screen"), dict):  # the page reads which, and its cursor
-                snap["screen"] = {k: v for k, v in snap["screen"].items()
-                                  if k in ("screen", "cursor")}
             if snap.get("game") == "entanglion":
                 snap["board_svg"] = svg.entanglion_board_parts(snap)  # joined by the page
                 if snap.get("end"):
                     snap["end_svg"] = svg.end_plots(snap["end"])
             if self.version >= 0:
-                # Nothing the page reads may have changed (a step of nothing, then: a
-                # stream must not be sent the whole for want of a patch).
+                # A new version may change nothing a page is sent (a step of nothing,
+                # then: a stream must not be sent the whole for want of a patch).
                 change = patch.diff(self.snap, snap)
                 self.steps[self.version] = (version, b"" if change is None else (
                     b"event: patch\ndata: " + json.dumps(
