@@ -374,3 +374,56 @@ def test_the_board_letters_ships_and_names_components_on_the_page(rig):
                 assert part(on[planet]).replace(" ", "") in words.replace("-", "")
     finally:
         browser.quit(d)
+
+
+def test_a_restart_keeps_a_phone_paired_or_the_page_says_so_by_itself(tmp_path):
+    """The page reads /config again when its stream reconnects: after a restart that
+    kept the pairings it still plays; after one that lost them, the PIN form is back
+    with the reason, before anyone presses anything."""
+    keep = tmp_path / "pairings.json"
+    sim = make_sim(tmp_path / "box")
+    publisher = Publisher()
+    sim.box.observers.append(publisher.publish)
+    got: list = []
+
+    def serve(pairing, port=0):
+        for _ in range(50):  # the old socket may linger a moment
+            try:
+                return WebServer(publisher, port=port, inputs=got.append,
+                                 pairing=pairing).start()
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError("the port stayed taken")
+
+    pairing = Pairing(keep=keep)
+    server = serve(pairing)
+    sim.box.refresh()
+    d = browser.chromium(*SIZES["phone"])
+    hidden = lambda id_: d.execute_script(f"return document.getElementById('{id_}').hidden")  # noqa: E731
+    try:
+        d.get(server.url)
+        wait_for(lambda: text(d, "link") == "live")
+        d.find_element("id", "pin").send_keys(pairing.new_pin())
+        d.execute_script("document.querySelector('#pairform button').click()")
+        wait_for(lambda: hidden("pair"), what="the pairing")
+        for kept, pairing in ((True, Pairing(keep=keep)), (False, Pairing())):
+            port = server.port
+            server.stop()
+            wait_for(lambda: text(d, "link") != "live", what="the link going down")
+            server = serve(pairing, port)
+            sim.box.refresh()
+            wait_for(lambda: text(d, "link") == "live", timeout=10, what="the reconnection")
+            if kept:
+                time.sleep(0.5)  # its /config answered
+                assert hidden("pair") and not hidden("box")
+                d.execute_script("[...document.querySelectorAll('#buttons button')]"
+                                 ".find(b => b.textContent === 'DOWN').click()")
+                wait_for(lambda: got, what="a press after the restart")
+            else:
+                wait_for(lambda: not hidden("pair"), what="the PIN form")
+                assert not hidden("pair-why") and hidden("box")
+                assert "restarted" in text(d, "pair-why")  # this box keeps no pairings
+    finally:
+        browser.quit(d)
+        server.stop()
+        sim.box.session.journal.close()
