@@ -427,3 +427,32 @@ def test_a_restart_keeps_a_phone_paired_or_the_page_says_so_by_itself(tmp_path):
         browser.quit(d)
         server.stop()
         sim.box.session.journal.close()
+
+
+def test_axe_finds_no_serious_violation_after_a_game_with_its_plots(rig):
+    axe.script()  # skips, saying why, without axe-core
+    from companion.autoplay import AutoPlayer
+
+    player = AutoPlayer(6)
+    for _ in range(600):
+        with rig.lock:
+            cmd = player.next_command(rig.sim.box.session)
+        if cmd is None:
+            break
+        rig.run(cmd)
+        rig.wait_idle()
+    with rig.lock:
+        assert rig.sim.box.session.game.state.status in ("won", "lost")
+    d = open_page(rig, "laptop")
+    try:
+        for theme in ("light", "dark"):
+            d.execute_script("localStorage.setItem('companion-theme', arguments[0])", theme)
+            d.refresh()
+            wait_for(lambda: text(d, "link") == "live")
+            wait_for(lambda: d.find_elements("css selector", "#end-plots svg"), what="the plots")
+            d.execute_script("document.getElementById('history-button').click()")
+            wait_for(lambda: d.find_elements("css selector", "#history-body svg"),
+                     what="the history")
+            assert axe.serious(d) == [], theme
+    finally:
+        browser.quit(d)
