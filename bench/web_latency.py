@@ -107,13 +107,7 @@ def spectator(args: argparse.Namespace) -> int:
         loaded = sent["bytes"]
         player = AutoPlayer(args.seed)
         inputs = 0
-        for _ in range(5000):
-            with rig.lock:
-                cmd = player.next_command(rig.sim.box.session)
-            if cmd is None:
-                break
-            rig.run(cmd)
-            rig.wait_idle()
+        while rig.autoplay(player, 1):  # one input, then the page must have it
             inputs += 1
             time.sleep(0.02)  # the stream's write, on the server's thread
             synced()

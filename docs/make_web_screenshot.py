@@ -26,14 +26,7 @@ def main() -> int:
 
     state = Path(tempfile.mkdtemp(prefix="companion-shot-"))
     rig = Rig(state, SEED)
-    player = AutoPlayer(SEED)
-    for _ in range(COMMANDS):
-        with rig.lock:
-            cmd = player.next_command(rig.sim.box.session)
-        if cmd is None:
-            break
-        rig.run(cmd)
-        rig.wait_idle()
+    rig.autoplay(AutoPlayer(SEED), COMMANDS)
     driver = browser.chromium(1280, 900)
     try:
         driver.get(rig.server.url)

@@ -226,14 +226,7 @@ def test_the_page_follows_a_whole_game_through_patches(rig, driver):
 
     driver.get(rig.server.url)
     wait_for(lambda: text(driver, "link") == "live")
-    player = AutoPlayer(6)
-    for _ in range(400):
-        with rig.lock:
-            cmd = player.next_command(rig.sim.box.session)
-        if cmd is None:
-            break
-        rig.run(cmd)
-        rig.wait_idle()
+    rig.autoplay(AutoPlayer(6), 400)
     want = rig.snapshot()
     wait_for(lambda: driver.execute_script("return last && last.game_id") == want["game_id"]
              and driver.execute_script("return JSON.stringify(last.log)")

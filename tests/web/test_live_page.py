@@ -108,13 +108,7 @@ def test_the_log_is_numbered_by_input_and_does_not_pull_a_reader_down(rig):
         from companion.autoplay import AutoPlayer
 
         player = AutoPlayer(6)
-        for _ in range(120):  # past the 40 lines the page keeps
-            with rig.lock:
-                cmd = player.next_command(rig.sim.box.session)
-            if cmd is None:
-                break
-            rig.run(cmd)
-            rig.wait_idle()
+        rig.autoplay(player, 120)  # past the 40 lines the page keeps
         with rig.lock:
             inputs = len(rig.sim.box.session.game.inputs)
         wait_for(lambda: numbers() and numbers()[-1] == inputs,
@@ -136,10 +130,7 @@ def test_the_log_is_numbered_by_input_and_does_not_pull_a_reader_down(rig):
         assert d.execute_script("return document.getElementById('log').scrollTop") == before
         # Lines are added, not the list rebuilt (a screen reader hears the new ones only).
         d.execute_script("window.firstLine = document.querySelector('#log li')")
-        with rig.lock:
-            cmd = player.next_command(rig.sim.box.session)
-        rig.run(cmd)
-        rig.wait_idle()
+        rig.autoplay(player, 1)
         time.sleep(0.3)
         assert d.execute_script("return document.getElementById('log').getAttribute('role')") \
             == "log"
@@ -433,14 +424,7 @@ def test_axe_finds_no_serious_violation_after_a_game_with_its_plots(rig):
     axe.script()  # skips, saying why, without axe-core
     from companion.autoplay import AutoPlayer
 
-    player = AutoPlayer(6)
-    for _ in range(600):
-        with rig.lock:
-            cmd = player.next_command(rig.sim.box.session)
-        if cmd is None:
-            break
-        rig.run(cmd)
-        rig.wait_idle()
+    rig.autoplay(AutoPlayer(6), 600)
     with rig.lock:
         assert rig.sim.box.session.game.state.status in ("won", "lost")
     d = open_page(rig, "laptop")
