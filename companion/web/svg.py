@@ -33,6 +33,7 @@ BLUE, RED, GREY, INK = "#3b82f6", "#ef4444", "#9ca3af", "#e5e7eb"
 # Ship markers: white letters on these pass 4.5:1 (the line colours above do not).
 MARKER = {board.MERCURIAL: "#1d4ed8", board.RUBICON: "#b91c1c"}
 LETTER = {board.MERCURIAL: "M", board.RUBICON: "R"}
+LINE = {board.MERCURIAL: (BLUE, ""), board.RUBICON: (RED, ' stroke-dasharray="7 4"')}
 
 WIDTH, HEIGHT = 480, 728  # the board; the detection track below it
 SMALLEST = 16  # units: 12 CSS px at 366 px wide (a 390 px phone less its margins)
@@ -236,7 +237,7 @@ def _path(p: board.Path) -> list[str]:
     out = []
     for ship in p.ships:
         shift = 0.0 if len(p.ships) == 1 else (1 if ship == board.MERCURIAL else -1)
-        colour, dash = (BLUE, "") if ship == board.MERCURIAL else (RED, ' stroke-dasharray="7 4"')
+        colour, dash = LINE[ship]
         out.append(f'<line class="path {ship}" data-path="{p.id}" x1="{x1 + ox * shift:.1f}" '
                    f'y1="{y1 + oy * shift:.1f}" x2="{x2 + ox * shift:.1f}" '
                    f'y2="{y2 + oy * shift:.1f}" stroke="{colour}" stroke-width="2.5"{dash}/>')
@@ -249,7 +250,7 @@ def _legend() -> list[str]:
     out = []
     for i, ship in enumerate(board.SHIPS):
         y = 60 + 44 * i
-        colour, dash = (BLUE, "") if ship == board.MERCURIAL else (RED, ' stroke-dasharray="7 4"')
+        colour, dash = LINE[ship]
         out.append(_marker(ship, 352, y))
         out.append(_t(370, y + 6, ship.capitalize(), "legend", SMALLEST, "start"))
         out.append(f'<line class="path {ship}" x1="340" y1="{y + 20}" x2="470" y2="{y + 20}" '
