@@ -56,7 +56,7 @@ def _locate() -> Path:
             if member is None:
                 pytest.skip("the axe-core package has no axe.min.js")
             CACHE.mkdir(parents=True, exist_ok=True)
-            part = CACHE / "axe.min.js.part"
+            part = CACHE / f"axe.min.js.{os.getpid()}.part"  # two workers may fetch at once
             part.write_bytes(member.read())
             part.replace(cached)
     return cached
