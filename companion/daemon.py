@@ -520,7 +520,7 @@ def main(config_path: str | None) -> int:
     if config.web.enabled:
         from .web import service
 
-        pairing = service.pairing_for(config.web, events.put)
+        pairing = service.pairing_for(config.web, events.put, state_dir)
         session_config.web_pin = pairing.new_pin if pairing else None
     try:
         # 0700: games and tags are the service user's only, even where no systemd

@@ -114,7 +114,7 @@ PARTS = (
          may_import=ANY, third_party=ANY, floor=7),
     Part("web", "Web page", "reads snapshots, enqueues inputs", (0, 0),
          _in("web/", "__init__", "gate", "publish", "server", "service", "shell", "snapshot",
-             "stats", "svg", "patch", "address", "archive", "replay", "pages", "past"),
+             "stats", "svg", "patch", "address", "archive", "replay", "pages", "past", "handler"),
          devices="phones, a laptop or a TV on the local network",
          may_import=ANY, third_party=("tornado", "PIL"), floor=4),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),

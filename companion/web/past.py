@@ -17,12 +17,10 @@ import re
 from importlib import resources
 from typing import Any, Callable, TypeVar
 
-import tornado.web
-
 from .. import i18n, records
 from . import pages, replay
 from .archive import MAX_ID, Archive, NoGame, Unplayable
-from .server import _Base
+from .handler import Handler
 
 JOBS = 2  # journal reads and replays at once
 ID = re.compile(r"[1-9][0-9]{0,18}")
@@ -35,7 +33,7 @@ TYPES = {"js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8
 T = TypeVar("T")
 
 
-class _Page(_Base):
+class _Page(Handler):
     """A past games' page: its errors are pages too, in the table's language."""
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:

@@ -14,6 +14,7 @@ is stale; :meth:`fresh` says when it has come.
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import threading
@@ -52,6 +53,7 @@ class Publisher:
                 return
         try:
             snap = snapshot.build(box.session, image if self.show_box else None)
+            page_extras(box.session, snap)
             data = json.dumps(snap, ensure_ascii=False, separators=(",", ":")).encode()
             self._update_history(box.session, snap)
             self._keep_position(box.session)
@@ -144,3 +146,51 @@ class Publisher:
         with self._lock:
             if wake in self._listeners:
                 self._listeners.remove(wake)
+
+
+def page_extras(session: Any, snap: dict[str, Any]) -> None:
+    """What the live page shows beside the snapshot's own fields: the number of the
+    input each log line came from (``log_numbers``, None for the set-up's lines), so
+    the page numbers its window of the log as the game does; and how a QLANET game
+    refills hands (a game without a deck must not say "Deck: 0 cards")."""
+    g = session.game if session.mode == "game" else None
+    if g is None or "game" not in snap:
+        return
+    numbers = log_numbers(g, snap["game"], len(snap["log"])) if "log" in snap else None
+    if numbers is not None:
+        snap["log_numbers"] = numbers
+    if snap["game"] == "qlanet":
+        snap["refill"] = g.state.options.get("refill")
+
+
+def log_numbers(g: Any, game: str, shown: int) -> list[int | None] | None:
+    """The input number of each of the last ``shown`` log lines, or None when the
+    lines cannot be matched to the engine's log entries."""
+    window = g.log[-snapshot.LOG_LINES:]
+    first = len(g.log) - len(window)
+    history = getattr(g, "_history", None)
+    if history is None:
+        return None
+    skipped = len(g.inputs) - len(history)  # inputs from before a resumed history
+    starts = [h[1] for h in history]  # the log's length before each input
+    counts = [_lines_of(game, e) for e in window]
+    numbers: list[int | None] = []
+    for index, count in enumerate(counts, first):
+        k = bisect.bisect_right(starts, index)
+        numbers += [k + skipped if k else None] * count
+    if len(numbers) < shown:
+        return None
+    return numbers[len(numbers) - shown:]
+
+
+def _lines_of(game: str, entry: dict[str, Any]) -> int:
+    """How many lines the page's log gives an entry (as :mod:`.snapshot` tells it)."""
+    if game == "qlanet":
+        return 1 if snapshot._qlanet_line(entry) else 0  # noqa: SLF001
+    if game == "qno":
+        from ..games.qno.explain import narrate
+
+        lines = list(narrate({"log": [entry], "pending": None, "circuit_text": ""},
+                             lambda card: card))
+        return len(lines) - (1 if lines and lines[-1] == "Circuit:" else 0)
+    return 1

@@ -32,16 +32,21 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gzip
+import hashlib
 import hmac
+import html
 import ipaddress
 import json
 import logging
+import os
 import secrets
 import socket
 import threading
 import time
 from importlib import resources
-from typing import Any, Callable, NoReturn
+from pathlib import Path
+from typing import Any, Callable
 
 import tornado.httpserver
 import tornado.iostream
@@ -51,7 +56,9 @@ import tornado.web
 from .. import i18n
 from ..inputs import BUTTONS, Hold, Press, Release, Tag
 from . import patch, svg
+from . import past
 from .gate import Gate, client_key
+from .handler import Handler
 from .publish import Publisher
 
 log = logging.getLogger(__name__)
@@ -77,16 +84,18 @@ MAX_CLIENTS = 4096  # clients each rate limit remembers
 
 ASSETS = {name: (resources.files(__package__) / "assets" / name).read_bytes()
           for name in ("index.html", "app.js", "style.css")}
+# The assets are compressed once, here; JSON answers as they are sent (Handler.send).
+# The event stream is not: one zlib state per open page would cost a classroom of
+# phones ~256 KB each, and its patches are a few hundred bytes.
+GZIPPED = {name: gzip.compress(data, 9, mtime=0) for name, data in ASSETS.items()}
+# What the page says without JavaScript, in the box's language (served in <noscript>).
+NOSCRIPT = (i18n.N_("This page needs JavaScript"),
+            i18n.N_("The table's screen follows the box live with a small script served by "
+                    "the box itself (nothing from the internet). Turn JavaScript on for this "
+                    "address, or use a browser that has it, and reload. The game goes on on "
+                    "the box either way."))
 TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
          "css": "text/css; charset=utf-8"}
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                               "style-src 'self'; script-src 'self'; connect-src 'self'; "
-                               "frame-ancestors 'none'; form-action 'self'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
 
 
 class Pairing:
@@ -98,25 +107,69 @@ class Pairing:
     addresses (``on_burn`` then tells the game thread, which tells the table). A
     pairing lasts ``paired_for`` seconds; a new PIN ends every pairing, so the table can
     always lock out a phone that should no longer play.
+
+    With ``keep`` (a file in the state directory), pairings outlast a restart of the
+    box: the file holds each token's SHA-256 (never the token: reading the file does
+    not let anyone play) and the wall-clock time it ends, written atomically on every
+    pairing and on every new PIN. A pairing read back that ends further away than
+    ``paired_for`` (the clock went back) is dropped, so none lives longer than that.
     """
 
     def __init__(self, ttl: float = 120.0, clock: Callable[[], float] = time.monotonic,
-                 paired_for: float = PAIRED_FOR, on_burn: Callable[[], None] | None = None):
+                 paired_for: float = PAIRED_FOR, on_burn: Callable[[], None] | None = None,
+                 keep: Path | None = None, wall: Callable[[], float] = time.time):
         self.ttl = ttl
         self.clock = clock
         self.paired_for = paired_for
         self.on_burn = on_burn
+        self.keep = keep
+        self.wall = wall
         self._lock = threading.Lock()
         self._pin: str | None = None
         self._until = 0.0
         self._wrong = 0  # wrong guesses at the PIN on show
-        self._tokens: dict[str, float] = {}  # browser token -> until when it may play
+        self._tokens: dict[str, float] = {}  # token's SHA-256 -> until when (``clock``)
+        self._load()
+
+    @staticmethod
+    def _digest(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    def _load(self) -> None:
+        if self.keep is None:
+            return
+        try:
+            kept = json.loads(self.keep.read_text(encoding="utf-8"))
+            now, mono = self.wall(), self.clock()
+            self._tokens = {str(h): mono + float(u) - now for h, u in kept.items()
+                            if now < float(u) <= now + self.paired_for}
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            log.warning("web pairings in %s unreadable (%s): phones pair again", self.keep, exc)
+
+    def _save(self) -> None:
+        """Called with the lock held. A failure costs the pairings' survival only."""
+        if self.keep is None:
+            return
+        try:
+            tmp = self.keep.with_name(self.keep.name + ".tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            now, mono = self.wall(), self.clock()
+            with os.fdopen(fd, "w", encoding="utf-8") as f:  # ends on the wall clock
+                json.dump({h: now + u - mono for h, u in self._tokens.items()}, f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.keep)
+        except OSError as exc:
+            log.warning("web pairings not kept in %s (%s)", self.keep, exc)
 
     def new_pin(self) -> str:
         pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
         with self._lock:
             self._pin, self._until, self._wrong = pin, self.clock() + self.ttl, 0
             self._tokens.clear()
+            self._save()
         return pin
 
     def pair(self, pin: str) -> str | None:
@@ -138,7 +191,10 @@ class Pairing:
             else:
                 self._pin = None
                 token = secrets.token_urlsafe(24)
-                self._tokens[token] = self.clock() + self.paired_for
+                now = self.clock()
+                self._tokens = {h: u for h, u in self._tokens.items() if u > now}
+                self._tokens[self._digest(token)] = now + self.paired_for
+                self._save()
                 return token, ""
         if burned:
             log.warning("web PIN burned after %d wrong guesses", PIN_TRIES)
@@ -147,10 +203,13 @@ class Pairing:
         return None, "too many wrong PINs: this one is blocked; the box offers a new one"
 
     def paired(self, token: str | None) -> bool:
+        if not token:
+            return False
+        digest = self._digest(token)
         with self._lock:
-            until = self._tokens.get(token or "")
+            until = self._tokens.get(digest)
             if until is not None and self.clock() >= until:
-                del self._tokens[token]  # type: ignore[arg-type]
+                del self._tokens[digest]
                 until = None
             return until is not None
 
@@ -213,10 +272,13 @@ class _Feed:
                 snap["board_svg"] = svg.entanglion_board_parts(snap)  # joined by the page
                 if snap.get("end"):
                     snap["end_svg"] = svg.end_plots(snap["end"])
-            change = patch.diff(self.snap, snap) if self.version >= 0 else None
-            if change is not None:
-                self.steps[self.version] = (version, b"event: patch\ndata: " + json.dumps(
-                    change, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n")
+            if self.version >= 0:
+                # A new version may change nothing a page is sent (a step of nothing,
+                # then: a stream must not be sent the whole for want of a patch).
+                change = patch.diff(self.snap, snap)
+                self.steps[self.version] = (version, b"" if change is None else (
+                    b"event: patch\ndata: " + json.dumps(
+                        change, ensure_ascii=False, separators=(",", ":")).encode() + b"\n\n"))
                 while len(self.steps) > PATCHES_KEPT:
                     del self.steps[next(iter(self.steps))]
             self.version, self.snap, self.data = version, snap, json.dumps(
@@ -235,55 +297,45 @@ class _Feed:
         return version, b"".join(messages) if sent == version else self.full
 
 
-class _Base(tornado.web.RequestHandler):
-    server: WebServer
-
-    def initialize(self, server: WebServer) -> None:
-        self.server = server
-
-    def set_default_headers(self) -> None:
-        for name, value in SECURITY_HEADERS.items():
-            self.set_header(name, value)
-
-    def prepare(self) -> None:
-        self.server.gate.busy(self.request.connection.stream, True)
-        if not self.server.names_the_box(self.request):
-            self.deny(403, "this box answers to its own address or name only")
-
-    def on_finish(self) -> None:
-        self.server.gate.busy(self.request.connection.stream, False)
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        self.set_header("Content-Type", "application/json")
-        reason = getattr(kwargs.get("exc_info", (None, None))[1], "log_message", None)
-        self.finish(json.dumps({"error": reason or self._reason}))
-
-    def deny(self, status: int, why: str) -> NoReturn:
-        raise tornado.web.HTTPError(status, why)
+def _index(code: str) -> tuple[bytes, bytes]:
+    """index.html with its <noscript> words in the language ``code``, and gzipped."""
+    title, text = (i18n._(m) for m in NOSCRIPT)  # the box's language is ``code``
+    data = ASSETS["index.html"].replace(b"<!--noscript-->", (
+        f'<section class="noscript"><h2>{html.escape(title)}</h2>'
+        f'<p>{html.escape(text)}</p></section>').encode()).replace(
+        b'<html lang="en">', f'<html lang="{html.escape(code)}">'.encode())
+    return data, gzip.compress(data, 9, mtime=0)
 
 
-class _Asset(_Base):
+class _Asset(Handler):
     def get(self, name: str = "index.html") -> None:
         if name not in ASSETS:
             self.deny(404, "no such page")
-        if name == "index.html" and not self.get_cookie(CSRF_COOKIE):
+        self.set_header("Cache-Control", "no-cache")
+        kind = TYPES[name.rsplit(".", 1)[1]]
+        if name != "index.html":
+            self.send(ASSETS[name], kind, GZIPPED[name])
+            return
+        if not self.get_cookie(CSRF_COOKIE):
             self.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(18), httponly=False,
                             samesite="Strict", path="/")
-        self.set_header("Content-Type", TYPES[name.rsplit(".", 1)[1]])
-        self.set_header("Cache-Control", "no-cache")
-        self.finish(ASSETS[name])
+        code = i18n.language()
+        if code not in self.server.index_pages:
+            self.server.index_pages[code] = _index(code)
+        data, gzipped = self.server.index_pages[code]
+        self.send(data, kind, gzipped)
 
 
-class _Config(_Base):
+class _Config(Handler):
     def get(self) -> None:
         s = self.server
-        self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
-        self.finish(json.dumps({
+        self.send(json.dumps({
             "box": s.box_mode, "control": s.pairing is not None,
             "may_play": s.may_play(self), "buttons": list(BUTTONS), "pads": list(s.pads),
             "cards": s.cards if s.box_mode else [],
-        }))
+            "pairing_kept": s.pairing is not None and s.pairing.keep is not None,
+        }).encode())
 
 
 def page_catalog(code: str) -> bytes:
@@ -297,26 +349,24 @@ def page_catalog(code: str) -> bytes:
     return json.dumps({"language": code, "messages": messages}, ensure_ascii=False).encode()
 
 
-class _Catalog(_Base):
+class _Catalog(Handler):
     async def get(self) -> None:
         snap = json.loads(await self.server.current() or b"{}")
         code = snap.get("language") or i18n.language()
         if code not in i18n.LANGUAGES:
             code = i18n.DEFAULT
-        self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
-        self.finish(page_catalog(code))
+        self.send(page_catalog(code))
 
 
-class _Snapshot(_Base):
+class _Snapshot(Handler):
     async def get(self) -> None:
         data = await self.server.current()
-        self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
-        self.finish(data)
+        self.send(data)
 
 
-class _History(_Base):
+class _History(Handler):
     """Every finished game in the journal, with its plots (drawn here, not on the
     game thread: the publisher hands over numbers only)."""
 
@@ -329,12 +379,11 @@ class _History(_Base):
             history["plots"] = svg.history_plots(history)
             self.server.history_source = data
             self.server.history_page = json.dumps(history, separators=(",", ":")).encode()
-        self.set_header("Content-Type", "application/json")
         self.set_header("Cache-Control", "no-store")
-        self.finish(self.server.history_page)
+        self.send(self.server.history_page)
 
 
-class _Qasm(_Base):
+class _Qasm(Handler):
     async def get(self) -> None:
         snap = json.loads(await self.server.current())
         if snap.get("game") != "qno":
@@ -344,7 +393,7 @@ class _Qasm(_Base):
         self.finish(snap["qasm"])
 
 
-class _Events(_Base):
+class _Events(Handler):
     """Server-sent events: a ``data:`` line with the whole snapshot first, then an
     ``event: patch`` per change (the whole again after a skipped version); ``retry``
     makes the browser reconnect by itself within a second when the box restarts. Past
@@ -392,7 +441,7 @@ class _Events(_Base):
             s.publisher.unwatch()
 
 
-class _Post(_Base):
+class _Post(Handler):
     def check_post(self, bucket: _Bucket) -> dict[str, Any]:
         """The checks every POST passes; returns its JSON body."""
         origin = self.request.headers.get("Origin")
@@ -537,6 +586,7 @@ class WebServer:
         self.streams = 0
         self.stopping = False
         self.history_source, self.history_page = b"", b"{}"
+        self.index_pages: dict[str, tuple[bytes, bytes]] = {}  # language -> page, gzipped
         self.input_bucket = _Bucket(INPUT_RATE, INPUT_BURST)
         self.pair_bucket = _Bucket(PAIR_RATE, PAIR_BURST)
         self.hint_bucket = _Bucket(HINT_RATE, HINT_BURST)
@@ -627,8 +677,6 @@ class WebServer:
         raise tornado.web.HTTPError(400, "kind must be press, hold, release or tap")
 
     def _app(self) -> tornado.web.Application:
-        from . import past
-
         kw = {"server": self}
         return tornado.web.Application([
             (r"/", _Asset, kw),
@@ -646,8 +694,6 @@ class WebServer:
         ], compress_response=False, serve_traceback=False, xsrf_cookies=False)
 
     def start(self) -> WebServer:
-        from . import past
-
         ready = threading.Event()
 
         def run() -> None:

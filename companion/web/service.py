@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 from ..inputs import PinBurned, Refresh
@@ -9,13 +10,18 @@ from .archive import Archive
 from .publish import Publisher
 from .server import Pairing, WebServer
 
+PAIRINGS_FILE = "web-pairings.json"
 
-def pairing_for(web: Any, put: Callable[[Any], None] | None = None) -> Pairing | None:
+
+def pairing_for(web: Any, put: Callable[[Any], None] | None = None,
+                state_dir: Path | None = None) -> Pairing | None:
     """The PIN keeper when the table allows control from a phone (``[web] control``);
-    a burned PIN is told to the box through ``put`` (the daemon's event queue)."""
+    a burned PIN is told to the box through ``put`` (the daemon's event queue). With
+    ``state_dir``, pairings outlast a restart (hashed, in :data:`PAIRINGS_FILE`)."""
     if not web.control:
         return None
-    return Pairing(on_burn=(lambda: put(PinBurned())) if put is not None else None)
+    return Pairing(on_burn=(lambda: put(PinBurned())) if put is not None else None,
+                   keep=state_dir / PAIRINGS_FILE if state_dir is not None else None)
 
 
 def start(web: Any, box: Any, put: Callable[[Any], None],

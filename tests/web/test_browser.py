@@ -81,7 +81,7 @@ def test_buttons_on_the_page_play_a_whole_entanglion_setup_and_change_the_oled(r
     wait_for(lambda: oled_of(driver).decode() == snapshot.oled_png(rig.sim.box.display.image))
     board = driver.find_element("css selector", "svg.board")
     assert len(board.find_elements("css selector", "g.planet")) == 12
-    ships = board.find_elements("css selector", "circle.ship")
+    ships = board.find_elements("css selector", "g.ship[data-planet]")
     assert {s.get_attribute("data-planet") for s in ships} <= {
         rig.sim.box.session.game.state.pos[0], rig.sim.box.session.game.state.pos[1]}
     assert len(ships) == 2
@@ -97,7 +97,7 @@ def test_a_screenshot_of_the_board_has_the_ship_colours_where_the_ships_are(rig,
     rig.wait_idle()
     assert rig.sim.box.session.mode == "game"
     driver.get(rig.server.url)
-    wait_for(lambda: driver.find_elements("css selector", "svg.board circle.ship"))
+    wait_for(lambda: driver.find_elements("css selector", "svg.board g.ship[data-planet]"))
     png = driver.find_element("css selector", "svg.board").screenshot_as_png
     image = Image.open(io.BytesIO(png)).convert("RGB")
     colours = set(image.getdata())
@@ -219,14 +219,7 @@ def test_the_page_follows_a_whole_game_through_patches(rig, driver):
 
     driver.get(rig.server.url)
     wait_for(lambda: text(driver, "link") == "live")
-    player = AutoPlayer(6)
-    for _ in range(400):
-        with rig.lock:
-            cmd = player.next_command(rig.sim.box.session)
-        if cmd is None:
-            break
-        rig.run(cmd)
-        rig.wait_idle()
+    rig.autoplay(AutoPlayer(6), 400)
     want = rig.snapshot()
     wait_for(lambda: driver.execute_script("return last && last.game_id") == want["game_id"]
              and driver.execute_script("return JSON.stringify(last.log)")

@@ -101,6 +101,18 @@ class Rig(Client):
         """A typed command, through the same queue as the page's inputs."""
         self.events.put(line)
 
+    def autoplay(self, player: AutoPlayer, limit: int) -> int:
+        """Up to ``limit`` of ``player``'s commands through the queue, each played before
+        the next is chosen; returns how many (fewer: the game ended)."""
+        for n in range(limit):
+            with self.lock:
+                cmd = player.next_command(self.sim.box.session)
+            if cmd is None:
+                return n
+            self.run(cmd)
+            self.wait_idle()
+        return limit
+
     def wait_idle(self, timeout: float = 5.0) -> None:
         deadline = time.monotonic() + timeout
         while not self.events.empty() and time.monotonic() < deadline:

@@ -78,9 +78,9 @@ def text(st: dict[str, Any]) -> list[str]:
     status = STATUS.get(st["status"])
     status = _(status) if status else st["status"]
     first = _("Result: {status}").format(status=status)
-    if st["winners"]:
-        # Translators: continues "Result: won"; {players} is a list such as "P2".
-        first += _(", won by {players}").format(
+    if st["winners"]:  # not "won, won by P2"
+        # Translators: {players} is a list such as "P2".
+        first = _("Result: won by {players}").format(
             players=_(", ").join(f"P{w}" for w in st["winners"]))
     if st["reason"]:
         first += f" ({_(st['reason'])})"
@@ -94,7 +94,7 @@ def text(st: dict[str, Any]) -> list[str]:
                gates=st["gates"], state=st["state"]),
            _("H guesses: {right} right of {guesses}").format(right=st["right"],
                                                              guesses=st["guesses"]),
-           _("QNO! called {calls}x, caught without it {caught}x").format(
+           _("QNO! calls: {calls}; caught without it: {caught}").format(
                calls=st["calls"], caught=st["caught"])]
     if st["penalty"]:
         out.append(_("Penalty cards: {list}").format(list=_(", ").join(

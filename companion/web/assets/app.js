@@ -36,6 +36,7 @@ async function loadCatalog(code) {
   }
   for (const e of document.querySelectorAll("[data-t-alt]")) e.alt = _(e.dataset.tAlt);
   document.title = _("companion: the table's screen");
+  if (document.documentElement.dataset.theme) setupViewing.labels();  // in the new words
 }
 
 function el(tag, text, cls) {
@@ -56,17 +57,39 @@ function csrf() {
   return m ? decodeURIComponent(m[1]) : "";
 }
 
-async function post(path, body) {
-  const r = await fetch(path, {method: "POST", credentials: "same-origin",
-    headers: {"Content-Type": "application/json", "X-Companion-CSRF": csrf()},
-    body: JSON.stringify(body)});
+// A message by the control that was used (not at the end of the page), for a while.
+let toastTimer = null;
+function toast(message, near) {
+  const t = $("toast");
+  const spot = near && near.closest ? near.closest("section") : null;
+  if (spot && t.parentNode !== spot) spot.append(t);
+  t.textContent = message;
+  t.hidden = !message;
+  clearTimeout(toastTimer);
+  if (message) toastTimer = setTimeout(() => { t.hidden = true; }, 8000);
+}
+
+async function post(path, body, near) {
+  let r;
+  try {
+    r = await fetch(path, {method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-Companion-CSRF": csrf()},
+      body: JSON.stringify(body)});
+  } catch (e) {
+    toast(_("The box does not answer: is it on, and this phone on its network?"), near);
+    return false;
+  }
   if (!r.ok) {
     let why = r.statusText;
     try { why = (await r.json()).error || why; } catch (e) { /* keep the status text */ }
-    $("error").textContent = why;
+    if (r.status === 403 && path !== "/pair") {  // unpaired (a restart, a new PIN)?
+      await readConfig();
+      if (!$("pair").hidden) near = $("pin");  // the buttons went: say it by the form
+    }
+    toast(_(why), near);
     return false;
   }
-  $("error").textContent = "";
+  toast("");
   return true;
 }
 
@@ -75,7 +98,7 @@ function addButton(parent, label, body, title) {
   b.type = "button";
   if (title) b.title = title;
   b.dataset.input = JSON.stringify(body);
-  b.addEventListener("click", () => post("/input", body));
+  b.addEventListener("click", () => post("/input", body, b));
   parent.append(b);
   return b;
 }
@@ -107,7 +130,7 @@ function showCards(game) {
     b.type = "button";
     b.dataset.uid = c.uid;
     b.addEventListener("click", () => post("/input",
-      {kind: "tap", pad: Number($("pad").value), uid: c.uid}));
+      {kind: "tap", pad: Number($("pad").value), uid: c.uid}, b));
     list.append(b);
   }
 }
@@ -128,16 +151,42 @@ const SHIP = {mercurial: "Mercurial", rubicon: "Rubicon"};
 const pretty = (n) => String(n).replace(/_/g, " ").toLowerCase().replace(/\b\w/g, (c) => c.toUpperCase());
 // Names (components, events, planets) come from the game's catalog under their English
 // names, which is how pretty() spells them ("Quantum Tunnel", "PHI PLUS").
-const named = (n) => { const p = /[a-z]/.test(n) ? pretty(n) : String(n).replace(/_/g, " "); return _(p); };
+const named = (n) => {
+  const p = /[a-z]/.test(n) ? pretty(n).replace("Schrodinger", "Schrödinger") : String(n).replace(/_/g, " ");
+  return _(p);
+};
+// A cause of detection as the box's end pages say it (the engine's reasons are
+// identifiers: an event's name, "probe", "orbital defence").
+const CAUSES = {"orbital defence": "orbital defence", "ground defence": "ground defence",
+  probe: "PROBE", schrodinger: "Schrödinger"};
+const cause = (c) => (c in CAUSES ? _(CAUSES[c]) : named(c));
 const status = (s) => ({playing: _("playing"), won: _("won"), lost: _("lost"),
   setup: _("setting up"), abandoned: _("abandoned")})[s] || s;
 
+// The board is SVG drawn by the box from its own data (every text in it escaped), in
+// pieces that stay put: a move sends the two that changed, and only those are parsed
+// again here (each in a group of its own), the rest of the drawing left as it is.
+let board = null;
+function drawBoard(parts, root) {
+  if (!board || board.parts.length !== parts.length || board.parts[0] !== parts[0]) {
+    const holder = el("div", null, "board-holder");
+    holder.innerHTML = parts[0] + parts.slice(1, -1).map((p) => `<g class="part">${p}</g>`).join("") +
+      parts[parts.length - 1];
+    board = {holder, parts, groups: [...holder.querySelectorAll("svg > g.part")],
+      note: el("p", null, "board-note")};
+    holder.append(board.note);
+  } else {
+    parts.forEach((p, i) => {
+      if (p !== board.parts[i] && i > 0 && i < parts.length - 1) board.groups[i - 1].innerHTML = p;
+    });
+    board.parts = parts;
+  }
+  board.note.textContent = _("CNOT |0⟩|+⟩ on a planet: the way in, when the ship playing CNOT is on |0⟩ and the other ship on |+⟩.");
+  if (board.holder.parentNode !== root) root.prepend(board.holder);
+}
+
 function renderEntanglion(s, root) {
-  const holder = el("div", null, "board-holder");
-  // The board is SVG drawn by the box from its own data (every text in it escaped).
-  // In pieces that stay put, so a move sends the two that changed.
-  holder.innerHTML = (s.board_svg || []).join("");
-  root.append(holder);
+  drawBoard(s.board_svg || ["<svg>", "</svg>"], root);
   const facts = el("div", null, "facts");
   const turn = s.turn.player ? SHIP[s.turn.player] : "—";
   facts.append(
@@ -191,7 +240,9 @@ function renderQlanet(s, root) {
     fact(_("Costs"), fmt(_("camp 0: {zero}  camp 1: {one}"), {zero: s.costs[0], one: s.costs[1]})),
     fact(_("Cards in hand"), fmt(_("camp 0: {zero}  camp 1: {one}"),
       {zero: s.hand_sizes[0], one: s.hand_sizes[1]})),
-    fact(_("Deck"), fmt(ngettext("{n} card", "{n} cards", s.deck_size), {n: s.deck_size})));
+    s.refill === "deck" ?
+      fact(_("Deck"), fmt(ngettext("{n} card", "{n} cards", s.deck_size), {n: s.deck_size})) :
+      fact(_("Refills"), _("drawn at random from an endless supply")));
   root.append(facts, grid(_("The board"), s.planets));
   if (s.reveal) root.append(grid(_("Revealed"), s.reveal.planets));
 }
@@ -238,8 +289,8 @@ function renderEnd(s) {
   facts.append(fact(_("Turns"), end.turns),
     fact(_("Defence rolls"), fmt(_("{made} made, {failed} failed"),
       {made: end.rolls.made, failed: end.rolls.failed})));
-  for (const [cause, n] of Object.entries(end.detections)) {
-    facts.append(fact(fmt(_("Detected: {cause}"), {cause: _(cause)}), n));
+  for (const [why, n] of Object.entries(end.detections)) {
+    facts.append(fact(fmt(_("Detected: {cause}"), {cause: cause(why)}), n));
   }
   for (const r of end.retrieved) facts.append(fact(fmt(_("{ship} retrieved"), {ship: SHIP[r.player]}),
     fmt(_("{component} on {planet}"), {component: named(r.component), planet: named(r.planet)}),
@@ -257,6 +308,7 @@ async function showHint() {
   const r = await fetch("/hint", {method: "POST", credentials: "same-origin",
     headers: {"Content-Type": "application/json", "X-Companion-CSRF": csrf()}, body: "{}"});
   const h = await r.json();
+  if (r.status === 403) readConfig();
   hintFor = asked;
   $("hint-why").textContent = r.ok ? (h.why || _("Chance to win if you:")) : h.error;
   const ol = $("hint-list");
@@ -307,7 +359,8 @@ function render(s) {
   }
   renderPrompt(s);
   const root = $("game");
-  root.textContent = "";
+  for (const c of [...root.children]) if (!board || c !== board.holder) c.remove();
+  if (board && s.game !== "entanglion") board.holder.remove();
   if (s.peeking) root.append(el("p", _("A camp is peeking at its secret on the box.")));
   if (s.game) GAMES[s.game](s, root);
   else root.append(el("p", s.mode === "setup" ? _("Setting up a game…") : _("No game in play.")));
@@ -316,9 +369,40 @@ function render(s) {
   list("odds-list", "odds", s.odds);
   renderHint(s);
   list("story-list", "story", s.story);
-  list("log", "log-box", s.log);
-  const log = $("log");
-  log.scrollTop = log.scrollHeight;
+  renderLog(s);
+}
+
+// The log: each line with the number of the input it came from (as the game counts
+// them, not 1-40 of the window), kept in the page so that only new lines are added:
+// a screen reader hears those (the list is an aria-live log), and a reader who
+// scrolled up to read is not pulled back to the bottom.
+let logKeys = [];
+function renderLog(s) {
+  const lines = s.log || [];
+  $("log-box").hidden = !lines.length;
+  const box = $("log"), log = $("log-list");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 8;
+  const numbers = s.log_numbers || [];
+  const keys = lines.map((line, i) => `${s.game_id}|${numbers[i] ?? ""}|${line}`);
+  // The lines kept: the old window less its first k lines is where the new one starts.
+  let k = 0;
+  while (k < logKeys.length && !logKeys.slice(k).every((key, i) => key === keys[i])) k++;
+  if (k === logKeys.length && logKeys.length && keys.length) {
+    log.textContent = "";  // nothing in common (another game, an undo): start over
+  } else {
+    for (let i = 0; i < k; i++) log.firstElementChild.remove();
+  }
+  const kept = log.childElementCount;
+  for (let i = kept; i < lines.length; i++) {
+    const li = el("li");
+    const n = numbers[i];
+    const number = el("span", n == null || numbers[i - 1] === n ? "" : n, "n");
+    if (n != null && numbers[i - 1] !== n) number.setAttribute("aria-label", fmt(_("input {n}"), {n}));
+    li.append(number, el("span", lines[i].trim(), "line"));
+    log.append(li);
+  }
+  logKeys = keys;
+  if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
 // A patch takes the last snapshot to the next (what changed only; see the box's
@@ -339,7 +423,11 @@ function patched(old, p) {
 
 function connect() {
   const source = new EventSource("/events");
-  source.onopen = () => { $("link").textContent = _("live"); $("link").className = "link up"; };
+  source.onopen = () => {
+    $("link").textContent = _("live");
+    $("link").className = "link up";
+    readConfig();  // the box may have restarted: is this phone still paired?
+  };
   source.onmessage = (e) => render(JSON.parse(e.data));
   source.addEventListener("patch", (e) => { if (last) render(patched(last, JSON.parse(e.data))); });
   source.addEventListener("full", () => {  // every page the box can feed is open
@@ -360,19 +448,69 @@ function connect() {
   };
 }
 
+// What this page may do: re-read on every connection of the stream and after a
+// refused press, so a phone unpaired by a restart or a new PIN says so at once.
+async function readConfig() {
+  let got;
+  try {
+    const r = await fetch("/config", {credentials: "same-origin"});
+    got = await r.json();
+  } catch (e) { return; }  // the stream's state says the box is away
+  const was = config;
+  config = got;
+  $("box").hidden = !(config.box || config.may_play);
+  if ((config.box || config.may_play) && !(was && (was.box || was.may_play))) setupControls();
+  $("oled").hidden = !config.box;
+  const unpaired = config.control && !config.may_play;
+  $("pair").hidden = !unpaired;
+  $("pair-why").hidden = !(unpaired && was && was.may_play);
+  $("pair-why").textContent = config.pairing_kept ?
+    _("This phone is no longer paired (a new PIN was asked for, or the pairing ran out).") :
+    _("This phone is no longer paired: the box restarted, and pairings do not outlast a restart.");
+  if (last) renderHint(last);
+}
+
+// The page's theme: the device's preference, or the reader's choice (kept here).
+let themeChoice = null;
+function applyTheme(choice) {
+  themeChoice = choice;
+  const dark = choice ? choice === "dark" : !matchMedia("(prefers-color-scheme: light)").matches;
+  document.documentElement.dataset.theme = dark ? "dark" : "light";
+  const b = $("theme-button");
+  b.textContent = dark ? _("Light theme") : _("Dark theme");  // what a press does
+}
+
+function setupViewing() {
+  const stored = () => { try { return localStorage.getItem("companion-theme"); } catch (e) { return null; } };
+  applyTheme(stored());
+  matchMedia("(prefers-color-scheme: light)").addEventListener("change", () => applyTheme(stored()));
+  $("theme-button").addEventListener("click", () => {
+    const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
+    try { localStorage.setItem("companion-theme", next); } catch (e) { /* private mode */ }
+    applyTheme(next);
+  });
+  // Board only (a TV by the table): ?tv=1 in the address, or the button.
+  const tv = (on) => {
+    document.body.classList.toggle("tv", on);
+    $("tv-button").textContent = on ? _("Everything") : _("Board only");
+  };
+  tv(new URLSearchParams(location.search).get("tv") === "1");
+  setupViewing.labels = () => { applyTheme(themeChoice); tv(document.body.classList.contains("tv")); };
+  $("tv-button").addEventListener("click", () => tv(!document.body.classList.contains("tv")));
+}
+
 async function start() {
   await loadCatalog(null);
-  const r = await fetch("/config", {credentials: "same-origin"});
-  config = await r.json();
-  $("box").hidden = !(config.box || config.may_play);
-  if (config.box || config.may_play) setupControls();
-  $("oled").hidden = !config.box;
-  $("pair").hidden = !(config.control && !config.may_play);
+  setupViewing();
+  await readConfig();
   $("history-button").addEventListener("click", showHistory);
   $("hint-button").addEventListener("click", showHint);
   $("pairform").addEventListener("submit", async (e) => {
     e.preventDefault();
-    if (await post("/pair", {pin: $("pin").value.trim()})) location.reload();
+    if (await post("/pair", {pin: $("pin").value.trim()}, $("pin"))) {
+      $("pin").value = "";
+      await readConfig();
+    }
   });
   connect();
 }
