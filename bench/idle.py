@@ -5,7 +5,8 @@ buttons, the OLED on luma's SSD1306 driver over a fake I2C bus) with the fake Pi
 a pty sending a heartbeat every second as the real firmware does, under a notify
 socket with the unit's watchdog (WatchdogSec=15, so a ping every 7.5 s). The journal
 holds an unfinished game, which the daemon resumes (showing again the notices nobody
-read), and OK is pressed on the mock pins until the box shows the state measured:
+read), and OK is pressed on the mock pins until the box shows the state measured (on
+the move menu, DOWN until the item under the cursor has targets to blink):
 
 - ``status``: the resumed game's own screen, nothing moving;
 - ``menu``: the move menu open from it, its target planets blinking on the LEDs (a
@@ -102,7 +103,7 @@ def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
                     raise WrongState("the presses to reach the state never finished")
                 time.sleep(0.5)
             if not shown["reached"]:
-                check(state, shown, f"after {shown['presses']} presses of OK")
+                check(state, shown, f"after {shown['presses']} presses")
             time.sleep(settle)  # the presses' own work, and the show, are not idling
             if web:  # the page is on: its port answers (a connection, no page opened)
                 socket.create_connection(("127.0.0.1", port), timeout=5).close()
@@ -174,7 +175,7 @@ def main() -> int:
                     print(f"{state} page {'on ' if page else 'off'} run {r + 1}: "
                           f"{result['cpu']:.3f} CPU-s per idle minute "
                           f"({busy or 'no thread ran long enough to count'}); reached the "
-                          f"{result['screen']} screen after {result['presses']} OKs; OLED "
+                          f"{result['screen']} screen after {result['presses']} presses; OLED "
                           f"frames {result['frames']} (I2C data transfers {result['i2c']}); "
                           f"LED frames {result['led_frames']}; web snapshots built "
                           f"{result['built']}; peak RSS {result['rss']:.1f} MB", flush=True)

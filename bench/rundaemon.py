@@ -17,7 +17,8 @@ on), so a bench can check it measured the state it claims.
 
 ``--reach STATE`` presses OK on the mock pins, as a finger would, until the box shows
 ``STATE``: ``status`` (the resumed game's own screen, past the notices a resume shows
-again), ``menu`` (from there, the move menu with its targets blinking) or ``end`` (the
+again), ``menu`` (from there, the move menu with its targets blinking: DOWN moves the
+cursor to an item that has targets) or ``end`` (the
 game over). ``reached`` in the counters says whether it got there.
 
     python bench/rundaemon.py --config FILE [--counters FILE] [--reach status|menu|end]
@@ -87,7 +88,8 @@ def reach(config_path: str, state: str, boxes: list[Any], done: dict[str, Any],
 
     while not boxes:  # the daemon is built once the pins are open and the game resumed
         time.sleep(0.1)
-    ok = Device.pin_factory.pin(configuration.load(config_path).buttons.pins["OK"])
+    pins = configuration.load(config_path).buttons.pins
+    ok, down = (Device.pin_factory.pin(pins[name]) for name in ("OK", "DOWN"))
     time.sleep(settle)
     from_status = False  # the move menu is the one OK opens on the game's own screen
     for presses in range(MAX_PRESSES):
@@ -95,10 +97,14 @@ def reach(config_path: str, state: str, boxes: list[Any], done: dict[str, Any],
         if reached(state, shown) and (state != "menu" or from_status):
             done.update(reached=True, presses=presses)
             return
-        from_status = reached("status", shown)
-        ok.drive_low()
+        # On the move menu, an item that moves nothing (an exchange, a card without
+        # effect) lights no target: DOWN moves on to one that does.
+        in_menu = from_status and shown["screen"] == "menu" and shown["mode"] == "game"
+        from_status = reached("status", shown) or (state == "menu" and in_menu)
+        button = down if state == "menu" and in_menu else ok
+        button.drive_low()
         time.sleep(0.1)
-        ok.drive_high()
+        button.drive_high()
         for _ in range(30):  # a die rolls for about half a second
             time.sleep(0.1)
             if showing(boxes[0])["screen"] != "roll":
