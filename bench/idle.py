@@ -16,7 +16,8 @@ the move menu, DOWN until the item under the cursor has targets to blink):
 
 Once the state is reached and 2 s (for ``end``: the whole show) have passed, nobody
 touches it for ``--seconds``; the run reports the CPU seconds it used (per thread too)
-scaled to one minute, and the OLED and LED frames sent meanwhile. With ``--web`` each
+scaled to one minute (each thread's time as the scheduler counts it, in nanoseconds,
+where the kernel keeps that count), and the OLED and LED frames sent meanwhile. With ``--web`` each
 state is measured with the web page off and on (``[web] enabled``, nobody's browser
 open), the runs alternating. Prints the median of ``--runs`` runs and peak RSS. Goals:
 <= 0.05 CPU-second per idle minute in every state with the page off, <= 0.1 with it
@@ -45,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import machine  # noqa: E402
 from bench.harness import (NotifySocket, cpu_seconds, game_in_progress,  # noqa: E402
                            game_near_end, median, memory_mb, read_counters, spawn,
-                           threads_cpu, write_config)
+                           thread_ids, threads_cpu, write_config)
 from companion.hardware.fake_pico import FakePico  # noqa: E402
 
 WATCHDOG_USEC = 15_000_000  # systemd/companion.service: WatchdogSec=15
@@ -110,11 +111,14 @@ def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
             before = read_counters(proc, counters)
             check(state, before, "before the idle time")
             names = before.get("threads", {})
+            tids0 = thread_ids(proc.pid)
             cpu0, threads0 = cpu_seconds(proc.pid), threads_cpu(proc.pid, names)
             frames0 = len(pico.frames)
             time.sleep(seconds)
             led_frames = len(pico.frames) - frames0
             cpu1, threads1 = cpu_seconds(proc.pid), threads_cpu(proc.pid, names)
+            if tids0 <= thread_ids(proc.pid):  # no thread ended: its threads' exact sum
+                cpu0, cpu1 = sum(threads0.values()), sum(threads1.values())
             after = read_counters(proc, counters)
             memory = memory_mb(proc.pid)
             if proc.poll() is not None:
@@ -182,8 +186,7 @@ def main() -> int:
             for page in pages:
                 done = runs[page]
                 print(f"{state}, page {'on' if page else 'off'}: game #{done[0]['game']} "
-                      f"resumed, {args.seconds:g} s per run, median of {args.runs} runs (CPU "
-                      f"time is counted in 1/100 s ticks): "
+                      f"resumed, {args.seconds:g} s per run, median of {args.runs} runs: "
                       f"{median(r['cpu'] for r in done):.3f} CPU-s per idle minute (goal <= "
                       f"{GOAL[page]}); OLED frames {median(r['frames'] for r in done):g} (goal "
                       f"0); LED frames {median(r['led_frames'] for r in done):g}; snapshots "

@@ -48,6 +48,7 @@ RESET_AGAIN = 5.0  # seconds between soft resets while the device stays at the R
 WARN_EVERY = 10.0  # at most one warning per kind of trouble per this many seconds
 JOIN_TIMEOUT = 2.0
 MAX_PIXELS = (protocol.MAX_LINE - len("65535 LED ") - len("*FFFF")) // 6  # 97
+FIELDS_KEPT = 8  # LED fields kept spelt, by frame (a blink alternates two frames)
 
 EVENT_STATES = ("up", "stale", "down", "version")  # the states announced as LinkEvents
 
@@ -294,6 +295,10 @@ class ReconnectingPort:
         try:
             waiting = getattr(port, "in_waiting", 0)
             data = port.read(min(max(1, waiting), 4096))
+            if data and not waiting:  # woken by a line's first byte: take the rest now,
+                more = getattr(port, "in_waiting", 0)  # not on one more turn of the loop
+                if more:
+                    data += port.read(min(more, 4096))
         except (serial.SerialException, OSError) as exc:
             self._lose(f"read failed: {exc}")
             return
@@ -380,6 +385,7 @@ class SerialLink(ReconnectingPort):
         # Guarded by self._lock: our numbering, the latest values and what carried them.
         self._seq = 0
         self._frame: tuple[tuple[int, int, int], ...] | None = None
+        self._fields: dict[tuple[tuple[int, int, int], ...], str] = {}  # frame -> LED field
         self._brightness: int | None = None
         self._carrier: dict[str, int] = {}  # "LED"/"BRI" -> seq of the line that last sent it
         self._retried: dict[str, bool] = {}  # ... and whether a NAK already got its one resend
@@ -396,9 +402,14 @@ class SerialLink(ReconnectingPort):
     def send_leds(self, pixels: Sequence[Sequence[int]]) -> None:
         """Show ``pixels`` ((r, g, b) in physical chain order) now, or as soon as the link is up."""
         frame = tuple((r, g, b) for r, g, b in pixels)
-        protocol.led_fields(frame)  # a bad colour is the caller's bug: raise here, not later
-        if len(frame) > MAX_PIXELS:
-            raise ValueError(f"{len(frame)} pixels; a line carries at most {MAX_PIXELS}")
+        field = self._fields.get(frame)
+        if field is None:  # a blink alternates two frames: each is checked and spelt once
+            field = protocol.led_fields(frame)  # a bad colour: raise here, not later
+            if len(frame) > MAX_PIXELS:
+                raise ValueError(f"{len(frame)} pixels; a line carries at most {MAX_PIXELS}")
+            if len(self._fields) >= FIELDS_KEPT:
+                self._fields.clear()
+            self._fields[frame] = field
         with self._lock:
             self._frame = frame
             self._retried["LED"] = False
@@ -441,7 +452,8 @@ class SerialLink(ReconnectingPort):
                 log.warning("%s: LED frame has %d pixels but the device drives %d; not sent",
                             self.path, len(self._frame), pixels)
             return
-        seq = self._send_locked("LED", protocol.led_fields(self._frame))
+        field = self._fields.get(self._frame) or protocol.led_fields(self._frame)
+        seq = self._send_locked("LED", field)
         if seq is not None:
             self._carrier["LED"] = seq
 
