@@ -12,7 +12,8 @@ the move menu, DOWN until the item under the cursor has targets to blink):
 - ``menu``: the move menu open from it, its target planets blinking on the LEDs (a
   tick and an LED frame every 0.5 s, the OLED unchanged);
 - ``end``: the game's last move made, then the end-of-game light show (10 s) and the
-  rest after it.
+  analysis after the game (a one-off job the box runs while nobody plays; its CPU
+  time and duration are printed apart), and the rest after them.
 
 Once the state is reached and 2 s (for ``end``: the whole show) have passed, nobody
 touches it for ``--seconds``; the run reports the CPU seconds it used (per thread too)
@@ -51,6 +52,7 @@ from companion.hardware.fake_pico import FakePico  # noqa: E402
 
 WATCHDOG_USEC = 15_000_000  # systemd/companion.service: WatchdogSec=15
 SHOW_SECONDS = 12  # the win/loss light show: 20 blink phases of 0.5 s, and a margin
+ANALYSIS_WAIT = 900  # seconds the analysis after the game may take before the idle time
 GOAL = {False: 0.05, True: 0.1}  # CPU-s per idle minute, page off / on
 
 
@@ -106,6 +108,15 @@ def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
             if not shown["reached"]:
                 check(state, shown, f"after {shown['presses']} presses")
             time.sleep(settle)  # the presses' own work, and the show, are not idling
+            analysis = analysis_cpu = 0.0
+            if state == "end":  # the analysis after the game: a one-off job, not idling
+                start, cpu = time.monotonic(), cpu_seconds(proc.pid)
+                while read_counters(proc, counters)["analysing"]:
+                    if time.monotonic() - start > ANALYSIS_WAIT:
+                        raise WrongState("the analysis after the game never finished")
+                    time.sleep(1.0)
+                analysis = time.monotonic() - start + settle
+                analysis_cpu = cpu_seconds(proc.pid) - cpu
             if web:  # the page is on: its port answers (a connection, no page opened)
                 socket.create_connection(("127.0.0.1", port), timeout=5).close()
             before = read_counters(proc, counters)
@@ -135,6 +146,8 @@ def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
         if web and after["pages"]:
             raise WrongState(f"{after['pages']} pages were open: not an idle page")
         if state == "end":
+            if after["analysing"]:
+                raise WrongState("the analysis after the game ran while idle")
             from companion.journal import Journal
 
             with Journal(tmp / "state" / "journal.db") as journal:
@@ -150,6 +163,7 @@ def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
         "built": after["built"] - before["built"],
         "rss": memory["VmHWM"], "game": game_id, "inputs": played,
         "led_frames": led_frames, "presses": shown["presses"], "screen": after["screen"],
+        "analysis": analysis, "analysis_cpu": analysis_cpu,
     }
 
 
@@ -182,7 +196,11 @@ def main() -> int:
                           f"{result['screen']} screen after {result['presses']} presses; OLED "
                           f"frames {result['frames']} (I2C data transfers {result['i2c']}); "
                           f"LED frames {result['led_frames']}; web snapshots built "
-                          f"{result['built']}; peak RSS {result['rss']:.1f} MB", flush=True)
+                          f"{result['built']}; peak RSS {result['rss']:.1f} MB"
+                          + (f"; before it, the analysis after the game: "
+                             f"{result['analysis_cpu']:.1f} CPU-s over "
+                             f"{result['analysis']:.0f} s" if state == "end" else ""),
+                          flush=True)
             for page in pages:
                 done = runs[page]
                 print(f"{state}, page {'on' if page else 'off'}: game #{done[0]['game']} "
