@@ -433,9 +433,13 @@ class SerialLink(ReconnectingPort):
 
     # -- writing (all with self._lock held) ----------------------------------------------
 
-    def _send_locked(self, kind: str, *fields: str) -> int | None:
+    def _send_locked(self, kind: str, *fields: str, spelt: bool = False) -> int | None:
+        """``spelt``: the fields were built and checked by the codec already (a kept LED
+        field), so only the numbering and the CRC are new."""
         seq = self._seq
-        if not self._write_locked(protocol.encode(seq, kind, *fields)):
+        line = protocol.seal(" ".join((str(seq), kind, *fields))) if spelt \
+            else protocol.encode(seq, kind, *fields)
+        if not self._write_locked(line):
             return None
         self._seq = protocol.next_seq(seq)
         self._sent_at = self._clock()
@@ -452,8 +456,9 @@ class SerialLink(ReconnectingPort):
                 log.warning("%s: LED frame has %d pixels but the device drives %d; not sent",
                             self.path, len(self._frame), pixels)
             return
-        field = self._fields.get(self._frame) or protocol.led_fields(self._frame)
-        seq = self._send_locked("LED", field)
+        field = self._fields.get(self._frame)
+        seq = self._send_locked("LED", field, spelt=True) if field is not None \
+            else self._send_locked("LED", protocol.led_fields(self._frame))
         if seq is not None:
             self._carrier["LED"] = seq
 

@@ -300,6 +300,24 @@ def test_write_failure_takes_the_link_down_and_back(events, no_leaks):
         assert eventually(lambda: any(b"LED 010203040506" in line for line in ports[1].written))
 
 
+def test_a_blink_sends_the_lines_the_codec_would(events, no_leaks):
+    # Each frame's field is spelt once and kept; the lines must stay exactly what
+    # protocol.encode builds for them, numbering and CRC included.
+    port = ScriptedPort()
+    port.incoming.put(protocol.encode(0, "HELLO", *protocol.hello_fields("s", 1, 2)))
+    on, off = [(255, 160, 0), (0, 0, 0)], [(0, 0, 0), (0, 0, 0)]
+    with SerialLink("/dev/scripted", 115200, events.put_nowait,
+                    opener=lambda path, baud: port) as link:
+        wait_for(events, is_state("up"))
+        for frame in (on, off, on, off, on):
+            link.send_leds(frame)
+        assert eventually(lambda: sum(b" LED " in line for line in port.written) == 5)
+    leds = [line for line in port.written if b" LED " in line]
+    for line, frame in zip(leds, (on, off, on, off, on)):
+        msg = protocol.decode(line)
+        assert line == protocol.encode(msg.seq, "LED", protocol.led_fields(frame))
+
+
 class ScriptedPort:
     """An in-memory port: feed ``incoming``, read ``written``."""
 
