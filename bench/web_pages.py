@@ -197,6 +197,9 @@ def main() -> int:
         print(f"bench/web_pages.py: not measured: {len(lost)} served pages did not end on the "
               f"box's last snapshot", file=sys.stderr)
         return 1
+    if not served:
+        print("bench/web_pages.py: not measured: no page was served", file=sys.stderr)
+        return 1
     return 0
 
 
