@@ -18,11 +18,11 @@ the move menu, DOWN until the item under the cursor has targets to blink):
 Once the state is reached and 2 s (for ``end``: the whole show) have passed, nobody
 touches it for ``--seconds``; the run reports the CPU seconds it used (per thread too)
 scaled to one minute (each thread's time as the scheduler counts it, in nanoseconds,
-where the kernel keeps that count), and the OLED and LED frames sent meanwhile. With ``--web`` each
-state is measured with the web page off and on (``[web] enabled``, nobody's browser
-open), the runs alternating. Prints the median of ``--runs`` runs and peak RSS. Goals:
-<= 0.05 CPU-second per idle minute in every state with the page off, <= 0.1 with it
-on, and 0 OLED frames.
+where the kernel keeps that count), and the OLED and LED frames sent meanwhile. With
+``--web`` each state is measured with the web page off and on (``[web] enabled``,
+nobody's browser open), the runs alternating. Prints the median of ``--runs`` runs
+and peak RSS. Goals: <= 0.05 CPU-second per idle minute in every state with the page
+off, <= 0.1 with it on, and 0 OLED frames.
 
 The bench fails loudly (exit 1) when the box did not reach the state it claims to
 measure or left it while idle: the menu must blink (LED frames), the status and end

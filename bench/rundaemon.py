@@ -19,8 +19,8 @@ can check it measured the state it claims.
 ``--reach STATE`` presses OK on the mock pins, as a finger would, until the box shows
 ``STATE``: ``status`` (the resumed game's own screen, past the notices a resume shows
 again), ``menu`` (from there, the move menu with its targets blinking: DOWN moves the
-cursor to an item that has targets) or ``end`` (the
-game over). ``reached`` in the counters says whether it got there.
+cursor to an item that has targets) or ``end`` (the game over). ``reached`` in the
+counters says whether it got there.
 
     python bench/rundaemon.py --config FILE [--counters FILE] [--reach status|menu|end]
 """
@@ -64,7 +64,8 @@ def showing(box: Any, analyst: Any = None) -> dict[str, Any]:
     publishers = [getattr(o, "__self__", None) for o in box.observers]
     analysing = analyst is not None and (analyst._work is not None  # noqa: SLF001
                                          or analyst._maybe)  # noqa: SLF001
-    return {"analysing": analysing,"screen": screen.get("screen"), "title": screen.get("title"),
+    return {"analysing": analysing, "screen": screen.get("screen"),
+            "title": screen.get("title"),
             "mode": session.mode, "status": game.status if game is not None else None,
             "game_id": session.game_id,
             "blinking": bool(leds.blinking(box._led_model)),  # noqa: SLF001

@@ -5,8 +5,8 @@ The daemon runs in a child process as ``companion run`` builds it
 OLED on luma's driver over a fake I2C bus, the journal) with ``[web]`` on, read-only,
 on a free loopback port. This process opens ``--pages`` server-sent-event streams (one
 thread reads them all), each from an address of its own in 127.0.0.0/8 as the phones
-of a room would be (the box keeps at most 32 connections per address), then the child plays one complete scripted game from the main
-menu. Printed:
+of a room would be (the box keeps at most 32 connections per address), then the child
+plays one complete scripted game from the main menu. Printed:
 
 - pages served and pages told the box is full (goal: every page served, or told; never
   a connection refused or left without an answer);

@@ -18,6 +18,7 @@ The RDM6300 reader (:mod:`companion.hardware.rdm6300`) stands on the same base.
 
 from __future__ import annotations
 
+import binascii
 import logging
 import threading
 import time
@@ -435,10 +436,15 @@ class SerialLink(ReconnectingPort):
 
     def _send_locked(self, kind: str, *fields: str, spelt: bool = False) -> int | None:
         """``spelt``: the fields were built and checked by the codec already (a kept LED
-        field), so only the numbering and the CRC are new."""
+        field), so only the numbering and the CRC are new: the line is sealed as
+        ``protocol.seal`` does, with the same CRC computed in C (``binascii.crc_hqx`` is
+        CRC-16/CCITT-FALSE from 0xFFFF; the codec's own loop is for the Pico)."""
         seq = self._seq
-        line = protocol.seal(" ".join((str(seq), kind, *fields))) if spelt \
-            else protocol.encode(seq, kind, *fields)
+        if spelt:
+            body = " ".join((str(seq), kind, *fields)).encode()
+            line = body + b"*%04X\n" % binascii.crc_hqx(body, 0xFFFF)
+        else:
+            line = protocol.encode(seq, kind, *fields)
         if not self._write_locked(line):
             return None
         self._seq = protocol.next_seq(seq)

@@ -30,10 +30,9 @@ def luma_interface(cfg: Any) -> Any:
     """luma's serial interface for ``cfg`` (a :class:`companion.config.OledConfig`), with
     luma's own defaults for everything the config does not say.
 
-    Built from luma's interface classes rather than through its ``cmdline`` parser:
-    building that parser scans every installed package's entry points for display
-    types, about 40 ms of a start-up that must stay short, for the four drivers
-    named here."""
+    Built from luma's interface classes rather than through its ``cmdline`` parser,
+    whose making scans every installed package's entry points for display types
+    (about 40 ms in a fresh process) to pick among drivers the config already names."""
     from luma.core.interface import serial
 
     if cfg.bus == "i2c":
@@ -79,9 +78,9 @@ _OPENING = threading.Lock()  # one open at a time: the exit-hook catcher is modu
 
 @contextmanager
 def _exit_hooks_caught() -> Iterator[list[Callable[[], Any]]]:
-    """Collect the ``atexit`` hooks luma registers while a device is built (one per
-    device) instead of registering them:
-    :func:`~.display.keep_exit_hooks` runs them at exit only while the device is open."""
+    """Collect the ``atexit`` hook luma registers while a device is built (one per
+    device) instead of registering it: :func:`~.display.keep_exit_hooks` runs them at
+    exit only while the device is open."""
     import luma.core.device
 
     hooks: list[Callable[[], Any]] = []

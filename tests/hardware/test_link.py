@@ -7,6 +7,7 @@ file runs in a few seconds.
 
 from __future__ import annotations
 
+import binascii
 import logging
 import os
 import queue
@@ -316,6 +317,14 @@ def test_a_blink_sends_the_lines_the_codec_would(events, no_leaks):
     for line, frame in zip(leds, (on, off, on, off, on)):
         msg = protocol.decode(line)
         assert line == protocol.encode(msg.seq, "LED", protocol.led_fields(frame))
+
+
+def test_the_links_c_crc_is_the_codecs():
+    # The link seals kept LED lines with binascii's CRC; the codec (and the Pico) loop.
+    rnd = random.Random(16)
+    for size in (0, 1, 2, 9, 64, 600):
+        body = bytes(rnd.randrange(256) for _ in range(size))
+        assert binascii.crc_hqx(body, 0xFFFF) == protocol.crc16(body)
 
 
 class ScriptedPort:
