@@ -226,10 +226,21 @@ def time_emulation(wire: Any) -> list[float]:
 
 
 def cpu_seconds(pid: int, tid: int | None = None) -> float:
-    """User + system CPU seconds of a process (or one of its threads)."""
+    """User + system CPU seconds of a process (ended threads included), in the 1/100 s
+    ticks of ``stat``; of one thread, the scheduler's own count in nanoseconds
+    (``schedstat``) where the kernel keeps it (an idle minute is only a few ticks)."""
+    if tid is not None:
+        try:
+            return int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            pass  # no schedstat in this kernel: the ticks
     path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
     fields = Path(path).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_ids(pid: int) -> set[str]:
+    return {task.name for task in Path(f"/proc/{pid}/task").iterdir()}
 
 
 def threads_cpu(pid: int, names: dict[str, str] | None = None) -> dict[str, float]:

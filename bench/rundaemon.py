@@ -13,12 +13,14 @@ On SIGUSR1 (and at exit) it writes its counters as JSON to ``--counters FILE``:
 ``bus_ms`` (the time all traffic took at 400 kHz), and what the box is showing
 (``screen``: the screen model's kind and title, ``mode``, ``status`` of the game,
 ``blinking``: whether LEDs blink; ``built``: web snapshots built so far, with the page
-on), so a bench can check it measured the state it claims.
+on; ``analysing``: whether the analysis after the game still has work), so a bench
+can check it measured the state it claims.
 
 ``--reach STATE`` presses OK on the mock pins, as a finger would, until the box shows
 ``STATE``: ``status`` (the resumed game's own screen, past the notices a resume shows
-again), ``menu`` (from there, the move menu with its targets blinking) or ``end`` (the
-game over). ``reached`` in the counters says whether it got there.
+again), ``menu`` (from there, the move menu with its targets blinking: DOWN moves the
+cursor to an item that has targets) or ``end`` (the game over). ``reached`` in the
+counters says whether it got there.
 
     python bench/rundaemon.py --config FILE [--counters FILE] [--reach status|menu|end]
 """
@@ -51,15 +53,19 @@ PANEL = SimpleNamespace(driver="ssd1306", bus="i2c", port=1, address=0x3C, spi_d
 MAX_PRESSES = 12  # a resume's notices, a roll and its outcome are a handful
 
 
-def showing(box: Any) -> dict[str, Any]:
+def showing(box: Any, analyst: Any = None) -> dict[str, Any]:
     """What ``box`` shows, read from another thread while the game thread waits for
-    an input (the bench does not press meanwhile)."""
+    an input (the bench does not press meanwhile); ``analysing``: whether the
+    daemon's analysis after the game has work left (or has not looked yet)."""
     from companion.views import leds
 
     session, screen = box.session, box._screen or {}  # noqa: SLF001 - the last drawn
     game = session.game
     publishers = [getattr(o, "__self__", None) for o in box.observers]
-    return {"screen": screen.get("screen"), "title": screen.get("title"),
+    analysing = analyst is not None and (analyst._work is not None  # noqa: SLF001
+                                         or analyst._maybe)  # noqa: SLF001
+    return {"analysing": analysing, "screen": screen.get("screen"),
+            "title": screen.get("title"),
             "mode": session.mode, "status": game.status if game is not None else None,
             "game_id": session.game_id,
             "blinking": bool(leds.blinking(box._led_model)),  # noqa: SLF001
@@ -87,7 +93,8 @@ def reach(config_path: str, state: str, boxes: list[Any], done: dict[str, Any],
 
     while not boxes:  # the daemon is built once the pins are open and the game resumed
         time.sleep(0.1)
-    ok = Device.pin_factory.pin(configuration.load(config_path).buttons.pins["OK"])
+    pins = configuration.load(config_path).buttons.pins
+    ok, down = (Device.pin_factory.pin(pins[name]) for name in ("OK", "DOWN"))
     time.sleep(settle)
     from_status = False  # the move menu is the one OK opens on the game's own screen
     for presses in range(MAX_PRESSES):
@@ -95,10 +102,14 @@ def reach(config_path: str, state: str, boxes: list[Any], done: dict[str, Any],
         if reached(state, shown) and (state != "menu" or from_status):
             done.update(reached=True, presses=presses)
             return
-        from_status = reached("status", shown)
-        ok.drive_low()
+        # On the move menu, an item that moves nothing (an exchange, a card without
+        # effect) lights no target: DOWN moves on to one that does.
+        in_menu = from_status and shown["screen"] == "menu" and shown["mode"] == "game"
+        from_status = reached("status", shown) or (state == "menu" and in_menu)
+        button = down if state == "menu" and in_menu else ok
+        button.drive_low()
         time.sleep(0.1)
-        ok.drive_high()
+        button.drive_high()
         for _ in range(30):  # a die rolls for about half a second
             time.sleep(0.1)
             if showing(boxes[0])["screen"] != "roll":
@@ -115,12 +126,14 @@ def main() -> int:
                         help="press OK once the box is up until it shows this (mock pins)")
     args = parser.parse_args()
     boxes: list[Any] = []  # the daemon's box, to say what it shows
+    daemons: list[Any] = []
     real_daemon = daemon.Daemon
 
     class Watched(real_daemon):  # type: ignore[misc, valid-type]
         def __init__(self, box: Any, *more: Any, **kw: Any):
             boxes.append(box)
             super().__init__(box, *more, **kw)
+            daemons.append(self)
 
     daemon.Daemon = Watched
     done: dict[str, Any] = {}
@@ -152,7 +165,8 @@ def main() -> int:
                 "bus_ms": buses.i2c[PANEL.port].bus_ms(),
                 # /proc/PID/task/TID names every thread "python": say which is which
                 "threads": {str(t.native_id): t.name for t in threading.enumerate()},
-                **(showing(boxes[0]) if boxes else {}), **done}
+                **(showing(boxes[0], daemons[0].analyst if daemons else None)
+                   if boxes else {}), **done}
         tmp = args.counters + ".tmp"
         with open(tmp, "w") as fh:
             json.dump(data, fh)

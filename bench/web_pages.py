@@ -4,8 +4,9 @@ The daemon runs in a child process as ``companion run`` builds it
 (:class:`bench.harness.Rig`: mock GPIO, the fake Pico on a pty in this process, the
 OLED on luma's driver over a fake I2C bus, the journal) with ``[web]`` on, read-only,
 on a free loopback port. This process opens ``--pages`` server-sent-event streams (one
-thread reads them all), then the child plays one complete scripted game from the main
-menu. Printed:
+thread reads them all), each from an address of its own in 127.0.0.0/8 as the phones
+of a room would be (the box keeps at most 32 connections per address), then the child
+plays one complete scripted game from the main menu. Printed:
 
 - pages served and pages told the box is full (goal: every page served, or told; never
   a connection refused or left without an answer);
@@ -79,6 +80,10 @@ def child(args: argparse.Namespace) -> int:
     return 0
 
 
+def page_address(i: int) -> str:
+    return f"127.0.{1 + i // 250}.{1 + i % 250}"
+
+
 class Pages:
     """``count`` event streams read by one thread: bytes, and each page's snapshot
     rebuilt as app.js rebuilds it."""
@@ -92,7 +97,10 @@ class Pages:
         self.closed = [False] * count
         self.stop = threading.Event()
         for i in range(count):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            # Each page from an address of its own, as phones in a room are (the box
+            # keeps at most a few connections per address): 127.0.0.0/8 is all loopback.
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                            source_address=(page_address(i), 0))
             sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, i)
@@ -107,6 +115,8 @@ class Pages:
                     data = key.fileobj.recv(65536)
                 except BlockingIOError:
                     continue
+                except ConnectionResetError:
+                    data = b""  # closed by the box: counted as not served
                 if not data:
                     self.closed[i] = True
                     self.selector.unregister(key.fileobj)
@@ -186,6 +196,9 @@ def main() -> int:
     if lost:
         print(f"bench/web_pages.py: not measured: {len(lost)} served pages did not end on the "
               f"box's last snapshot", file=sys.stderr)
+        return 1
+    if not served:
+        print("bench/web_pages.py: not measured: no page was served", file=sys.stderr)
         return 1
     return 0
 

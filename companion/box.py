@@ -15,7 +15,7 @@ from PIL import Image
 from .hardware import buzzer as sound
 from .hardware.display import Display
 from .hardware.leds import LedSink
-from .inputs import Event
+from .inputs import Event, Tick
 from .session import Session
 from .views import leds, oled
 
@@ -45,8 +45,12 @@ class Box:
         self.refresh()
 
     def handle(self, event: Event) -> None:
+        blink = isinstance(event, Tick) and not self.session.animating()
         self.session.handle(event)
-        self.refresh()
+        if blink:  # only the phase moved: the screen, the LED model and the page stand
+            self.leds.show(leds.frame(self._led_model, self.session.phase))
+        else:
+            self.refresh()
 
     def refresh(self) -> None:
         """Render the current screen and LED frame; adapters skip unchanged ones.

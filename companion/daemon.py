@@ -100,6 +100,7 @@ class Daemon:
         self._ping_at: float | None = None
         self._checkpoint_at: float | None = None
         self._status = ""
+        self._status_stale = True  # an input or a link change may have changed it
         self.analyst = analyst  # the analysis after the game (``analyses.Analyst``), or None
 
     # ------------------------------------------------------------------ loop
@@ -189,6 +190,7 @@ class Daemon:
         if done is not None:
             log.info("game #%s analysed", done)
             self.box.session.analysis_ready(done)
+            self.box.refresh()  # a story on show tells it now (a blink tick redraws nothing)
 
     def _displays(self) -> list[Display]:
         return [self.box.display, *self.box.private_displays.values()]
@@ -213,6 +215,7 @@ class Daemon:
             self.box.session.journal.checkpoint()
 
     def dispatch(self, event: Any) -> None:
+        self._status_stale = True
         if isinstance(event, Edge):
             for e in self.classifier.feed(event):
                 self.handle(e)
@@ -228,6 +231,7 @@ class Daemon:
         """One input into the box; an unexpected failure reloads the game instead of
         ending the evening (the journal has every accepted input)."""
         if not isinstance(event, Tick):
+            self._status_stale = True
             self._woken()
             if self.analyst is not None:
                 self.analyst.poke()  # this input may end a game
@@ -257,6 +261,7 @@ class Daemon:
         self.request_stop()
 
     def recover(self) -> None:
+        self._status_stale = True
         old = self.box.session
         try:
             self.box.session = Session(old.journal, old.registry, old.config, old.seed_source)
@@ -311,6 +316,9 @@ class Daemon:
         return text
 
     def _update_status(self) -> None:
+        if not self._status_stale:  # a blink or a ping changes nothing it says
+            return
+        self._status_stale = False
         text = self.status_text()
         if text != self._status:
             self._status = text

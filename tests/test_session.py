@@ -1491,6 +1491,25 @@ def test_menu_cursor_on_a_navigate_item_blinks_its_destination(rig):
     assert all(planet_pixel(frame, p) == TARGET_AMBER for p in model["targets"])
 
 
+def test_a_blink_tick_shows_what_a_full_refresh_would(rig):
+    # A tick that only moves the blink phase skips the screen, the LED model and the
+    # observers: the LEDs, the OLED and what a page is handed must come out the same.
+    rig.start()
+    rig.press(OK, DOWN)
+    assert rig.session.led_model()["targets"] and not rig.session.animating()
+    seen: list[int] = []
+    rig.box.observers.append(lambda box, image: seen.append(box.session.phase))
+    oled_sent = rig.box.display.frames_sent
+    for _ in range(4):
+        rig.tick()
+        after_tick = (rig.led_frame(), rig.box.leds.frames_sent)
+        rig.box.refresh()  # everything drawn again from the session
+        assert (rig.led_frame(), rig.box.leds.frames_sent) == after_tick
+    assert rig.box.display.frames_sent == oled_sent  # the OLED never changed
+    assert seen == [1, 2, 3, 4]  # only the full refreshes: the page shows no blink
+    assert len({rig.box.leds.frames[i] for i in range(-4, 0)}) == 2  # it blinks
+
+
 def test_retrieve_item_targets_the_planet(rigs):
     rig = rigs(seed=1)
     _play_a_little(rig)  # ships together on a planet with a component

@@ -87,9 +87,10 @@ class Display:
         if self.failures:
             self._wanted = image  # the retry sends the newest frame, not a backlog
             return False
-        if image.tobytes() == self._last:
+        data = image.tobytes()
+        if data == self._last:
             return False
-        return self._send(image)
+        return self._send(image, data)
 
     @property
     def due_at(self) -> float | None:
@@ -176,7 +177,8 @@ class Display:
             self._writer = None
             self._failed(exc)
 
-    def _send(self, image: Image.Image) -> bool:
+    def _send(self, image: Image.Image, data: bytes | None = None) -> bool:
+        """``data``: ``image.tobytes()``, when the caller has it already."""
         try:
             if self.device is None:
                 raise OSError("no OLED panel open")
@@ -194,7 +196,7 @@ class Display:
         if self._last is None and hasattr(self.device, "setup_commands"):
             # A panel set up just now (luma's in-memory dummy has nothing to refresh).
             self.refresh_at = self._clock() + REFRESH_EVERY
-        self._last = image.tobytes()
+        self._last = image.tobytes() if data is None else data
         self.frames_sent += 1
         if self._keep:
             self.frames.append(image.copy())

@@ -18,6 +18,7 @@ The RDM6300 reader (:mod:`companion.hardware.rdm6300`) stands on the same base.
 
 from __future__ import annotations
 
+import binascii
 import logging
 import threading
 import time
@@ -48,6 +49,7 @@ RESET_AGAIN = 5.0  # seconds between soft resets while the device stays at the R
 WARN_EVERY = 10.0  # at most one warning per kind of trouble per this many seconds
 JOIN_TIMEOUT = 2.0
 MAX_PIXELS = (protocol.MAX_LINE - len("65535 LED ") - len("*FFFF")) // 6  # 97
+FIELDS_KEPT = 8  # LED fields kept spelt, by frame (a blink alternates two frames)
 
 EVENT_STATES = ("up", "stale", "down", "version")  # the states announced as LinkEvents
 
@@ -294,6 +296,10 @@ class ReconnectingPort:
         try:
             waiting = getattr(port, "in_waiting", 0)
             data = port.read(min(max(1, waiting), 4096))
+            if data and not waiting:  # woken by a line's first byte: take the rest now,
+                more = getattr(port, "in_waiting", 0)  # not on one more turn of the loop
+                if more:
+                    data += port.read(min(more, 4096))
         except (serial.SerialException, OSError) as exc:
             self._lose(f"read failed: {exc}")
             return
@@ -380,6 +386,7 @@ class SerialLink(ReconnectingPort):
         # Guarded by self._lock: our numbering, the latest values and what carried them.
         self._seq = 0
         self._frame: tuple[tuple[int, int, int], ...] | None = None
+        self._fields: dict[tuple[tuple[int, int, int], ...], str] = {}  # frame -> LED field
         self._brightness: int | None = None
         self._carrier: dict[str, int] = {}  # "LED"/"BRI" -> seq of the line that last sent it
         self._retried: dict[str, bool] = {}  # ... and whether a NAK already got its one resend
@@ -396,9 +403,14 @@ class SerialLink(ReconnectingPort):
     def send_leds(self, pixels: Sequence[Sequence[int]]) -> None:
         """Show ``pixels`` ((r, g, b) in physical chain order) now, or as soon as the link is up."""
         frame = tuple((r, g, b) for r, g, b in pixels)
-        protocol.led_fields(frame)  # a bad colour is the caller's bug: raise here, not later
-        if len(frame) > MAX_PIXELS:
-            raise ValueError(f"{len(frame)} pixels; a line carries at most {MAX_PIXELS}")
+        field = self._fields.get(frame)
+        if field is None:  # a blink alternates two frames: each is checked and spelt once
+            field = protocol.led_fields(frame)  # a bad colour: raise here, not later
+            if len(frame) > MAX_PIXELS:
+                raise ValueError(f"{len(frame)} pixels; a line carries at most {MAX_PIXELS}")
+            if len(self._fields) >= FIELDS_KEPT:
+                self._fields.clear()
+            self._fields[frame] = field
         with self._lock:
             self._frame = frame
             self._retried["LED"] = False
@@ -422,9 +434,18 @@ class SerialLink(ReconnectingPort):
 
     # -- writing (all with self._lock held) ----------------------------------------------
 
-    def _send_locked(self, kind: str, *fields: str) -> int | None:
+    def _send_locked(self, kind: str, *fields: str, spelt: bool = False) -> int | None:
+        """``spelt``: the fields were built and checked by the codec already (a kept LED
+        field), so only the numbering and the CRC are new: the line is sealed as
+        ``protocol.seal`` does, with the same CRC computed in C (``binascii.crc_hqx`` is
+        CRC-16/CCITT-FALSE from 0xFFFF; the codec's own loop is for the Pico)."""
         seq = self._seq
-        if not self._write_locked(protocol.encode(seq, kind, *fields)):
+        if spelt:
+            body = " ".join((str(seq), kind, *fields)).encode()
+            line = body + b"*%04X\n" % binascii.crc_hqx(body, 0xFFFF)
+        else:
+            line = protocol.encode(seq, kind, *fields)
+        if not self._write_locked(line):
             return None
         self._seq = protocol.next_seq(seq)
         self._sent_at = self._clock()
@@ -441,7 +462,9 @@ class SerialLink(ReconnectingPort):
                 log.warning("%s: LED frame has %d pixels but the device drives %d; not sent",
                             self.path, len(self._frame), pixels)
             return
-        seq = self._send_locked("LED", protocol.led_fields(self._frame))
+        field = self._fields.get(self._frame)
+        seq = self._send_locked("LED", field, spelt=True) if field is not None \
+            else self._send_locked("LED", protocol.led_fields(self._frame))
         if seq is not None:
             self._carrier["LED"] = seq
 

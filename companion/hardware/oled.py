@@ -2,9 +2,9 @@
 
 The driver (SSD1306, SH1106, SSD1309 or SSD1315) is a config value because they look
 alike and a wrong choice shows garbage rather than an error. The config has already
-limited the geometry to what the views draw (128x64, rotation 0 or 180); luma's
-``cmdline`` parser and ``create_device`` then build the device exactly as luma's own
-tools would, so every driver luma supports for that geometry works unchanged.
+limited the geometry to what the views draw (128x64, rotation 0 or 180); the device is
+then built from luma's interface and driver classes with luma's defaults, as luma's
+own ``create_device`` builds these four drivers.
 
 Tests, benches and the simulator pass ``buses`` (:class:`~.fake_bus.FakeBuses`): the
 same factory and drivers then run over fake kernel buses (see ``docs/fakes.md``).
@@ -26,46 +26,40 @@ DRIVERS = ("ssd1306", "sh1106", "ssd1309", "ssd1315")
 SPI_HZ = 8_000_000  # luma's default; the SSD1306 is specified to 10 MHz
 
 
-def luma_args(cfg: Any) -> Any:
-    """luma's command-line options for ``cfg`` (a :class:`companion.config.OledConfig`),
-    parsed by luma's own parser so every option luma adds keeps its default."""
-    from luma.core import cmdline
+def luma_interface(cfg: Any) -> Any:
+    """luma's serial interface for ``cfg`` (a :class:`companion.config.OledConfig`), with
+    luma's own defaults for everything the config does not say.
 
-    argv = ["--display", cfg.driver, "--width", str(cfg.width), "--height", str(cfg.height),
-            "--rotate", str(cfg.rotate)]
+    Built from luma's interface classes rather than through its ``cmdline`` parser,
+    whose making scans every installed package's entry points for display types
+    (about 40 ms in a fresh process) to pick among drivers the config already names."""
+    from luma.core.interface import serial
+
     if cfg.bus == "i2c":
-        argv += ["--interface", "i2c", "--i2c-port", str(cfg.port),
-                 "--i2c-address", f"0x{cfg.address:02X}"]
-    else:
-        argv += ["--interface", "spi", "--spi-port", str(cfg.port),
-                 "--spi-device", str(cfg.spi_device), "--spi-bus-speed", str(SPI_HZ),
-                 "--gpio-data-command", str(cfg.dc_pin), "--gpio-reset", str(cfg.rst_pin)]
-    return cmdline.create_parser("companion", autocomplete=False).parse_args(argv)
+        return serial.i2c(port=cfg.port, address=cfg.address)
+    return serial.spi(port=cfg.port, device=cfg.spi_device, bus_speed_hz=SPI_HZ,
+                      gpio_DC=cfg.dc_pin, gpio_RST=cfg.rst_pin)
 
 
 def open_panel(cfg: Any, buses: Any = None) -> Any:
     """A luma device for ``cfg``; over ``buses`` (fake kernel buses) when given.
 
-    Built as luma's ``cmdline.create_device`` builds an OLED (luma's interface factory,
-    then the driver class), but holding on to what it opens: when the panel does not
+    Built as luma's ``cmdline.create_device`` builds an OLED (the interface, then the
+    driver class), but holding on to what it opens: when the panel does not
     answer, the bus file is closed and the exit hooks luma registered are dropped
     before the error goes on. Otherwise every failed attempt would keep a file, a
     device and a hook that, at exit, switches off whatever panel then answers at that
     address. The commands the driver sent to set the panel up are kept on the device
     (``setup_commands``) so :class:`~.display.Display` can send them again."""
-    import luma.core.framebuffer
     import luma.oled.device
-    from luma.core import cmdline
 
-    args = luma_args(cfg)
     with _OPENING, (buses.installed() if buses is not None else nullcontext()), \
             _exit_hooks_caught() as hooks:
-        interface = _Recorder(getattr(cmdline.make_interface(args), args.interface)())
+        interface = _Recorder(luma_interface(cfg))
         try:
-            framebuffer = getattr(luma.core.framebuffer, args.framebuffer)(
-                num_segments=args.num_segments, debug=args.debug)
-            device = getattr(luma.oled.device, args.display)(
-                serial_interface=interface, **dict(vars(args), framebuffer=framebuffer))
+            device = getattr(luma.oled.device, cfg.driver)(
+                serial_interface=interface, width=cfg.width, height=cfg.height,
+                rotate=cfg.rotate)
             device.contrast(cfg.contrast)
         except BaseException:
             try:
@@ -84,16 +78,15 @@ _OPENING = threading.Lock()  # one open at a time: the exit-hook catcher is modu
 
 @contextmanager
 def _exit_hooks_caught() -> Iterator[list[Callable[[], Any]]]:
-    """Collect the ``atexit`` hooks luma registers while a device is built (one per
-    device, and ``GPIO.cleanup`` per SPI interface) instead of registering them:
-    :func:`~.display.keep_exit_hooks` runs them at exit only while the device is open."""
-    import luma.core.cmdline
+    """Collect the ``atexit`` hook luma registers while a device is built (one per
+    device) instead of registering it: :func:`~.display.keep_exit_hooks` runs them at
+    exit only while the device is open."""
     import luma.core.device
 
     hooks: list[Callable[[], Any]] = []
     catcher = types.SimpleNamespace(register=lambda hook, *a, **k: hooks.append(
         functools.partial(hook, *a, **k) if a or k else hook))
-    modules = (luma.core.device, luma.core.cmdline)
+    modules = (luma.core.device,)
     saved = [module.atexit for module in modules]
     for module in modules:
         module.atexit = catcher

@@ -148,12 +148,17 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
                 model["targets"] = list(items[self.cursor].targets)
         return model
 
+    def animating(self) -> bool:
+        """Whether a ``Tick`` steps the die's animation; otherwise it only moves the
+        blink phase, which nothing but the LED frame shows."""
+        return bool(self.anim and self.notices and self.overlay is None)
+
     def tick_interval(self, blinking: bool = False) -> float | None:
         """Seconds until the next ``Tick`` is wanted, or None (idle).
 
         ``blinking`` is whether the LED frame changes with the phase (the view knows).
         """
-        if self.anim and self.notices and self.overlay is None:
+        if self.animating():
             return ROLL_STEP
         if blinking and self.game is not None and self.game.status in ("won", "lost") \
                 and self.phase >= LIGHT_SHOW:
@@ -165,7 +170,7 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
     def handle(self, event: Event) -> None:
         """Apply one input event. Never raises for a bad input: it shows why instead."""
         if isinstance(event, Tick):
-            if self.anim and self.notices and self.overlay is None:
+            if self.animating():
                 self.anim -= 1
             else:
                 self.phase += 1

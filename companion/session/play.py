@@ -95,9 +95,11 @@ class Play:
             self._error(str(exc))
             return False
         self.phase = 0  # blinking and the end-of-game show start afresh
+        status = self._status()  # the reason is looked for in the whole log: only at the end
+        reason = None if status == "playing" else self.ui.result_reason(g)
         try:
             seq = self.journal.record(self.game_id, g.inputs[-1], turns=self.ui.turns(g),
-                                      status=self._status(), reason=self.ui.result_reason(g))
+                                      status=status, reason=reason)
         except JournalError as exc:
             g.pop()
             self._journal_error(_("Not saved, not done"), exc)

@@ -7,6 +7,7 @@ file runs in a few seconds.
 
 from __future__ import annotations
 
+import binascii
 import logging
 import os
 import queue
@@ -298,6 +299,32 @@ def test_write_failure_takes_the_link_down_and_back(events, no_leaks):
         wait_for(events, is_state("up"))
         assert ports[0].closed and len(ports) == 2
         assert eventually(lambda: any(b"LED 010203040506" in line for line in ports[1].written))
+
+
+def test_a_blink_sends_the_lines_the_codec_would(events, no_leaks):
+    # Each frame's field is spelt once and kept; the lines must stay exactly what
+    # protocol.encode builds for them, numbering and CRC included.
+    port = ScriptedPort()
+    port.incoming.put(protocol.encode(0, "HELLO", *protocol.hello_fields("s", 1, 2)))
+    on, off = [(255, 160, 0), (0, 0, 0)], [(0, 0, 0), (0, 0, 0)]
+    with SerialLink("/dev/scripted", 115200, events.put_nowait,
+                    opener=lambda path, baud: port) as link:
+        wait_for(events, is_state("up"))
+        for frame in (on, off, on, off, on):
+            link.send_leds(frame)
+        assert eventually(lambda: sum(b" LED " in line for line in port.written) == 5)
+    leds = [line for line in port.written if b" LED " in line]
+    for line, frame in zip(leds, (on, off, on, off, on)):
+        msg = protocol.decode(line)
+        assert line == protocol.encode(msg.seq, "LED", protocol.led_fields(frame))
+
+
+def test_the_links_c_crc_is_the_codecs():
+    # The link seals kept LED lines with binascii's CRC; the codec (and the Pico) loop.
+    rnd = random.Random(16)
+    for size in (0, 1, 2, 9, 64, 600):
+        body = bytes(rnd.randrange(256) for _ in range(size))
+        assert binascii.crc_hqx(body, 0xFFFF) == protocol.crc16(body)
 
 
 class ScriptedPort:
