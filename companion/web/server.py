@@ -412,6 +412,8 @@ class _Events(Handler):
         s.publisher.watch()
         try:
             sock = self.request.connection.stream.socket
+            if sock is None:  # the door closed it to make room before we ran
+                return
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SNDBUF)
             self.write("retry: 1000\n\n")
             await s.fresh()
