@@ -84,6 +84,47 @@ def truncations(draw: bool = True) -> Iterator[list[str]]:
             _cuts.extend(found)
 
 
+# While a ``drawn()`` block runs: every text line and bar drawn, for the check that
+# no line touches another line or a bar.
+Drawn = tuple[str, str, int, frozenset[tuple[int, int]]]
+_drawn: list[Drawn] | None = None
+
+
+@contextmanager
+def drawn() -> Iterator[list[Drawn]]:
+    """Record what the views draw while the block runs: ``("text", text, fill,
+    pixels)`` for each line of text (the pixels its glyphs set, inside the image) and
+    ``("bar", "", 1, pixels)`` for each filled bar a view draws with ``bar``. Tests use
+    it to find a mark that touches the line above or a highlight bar."""
+    global _drawn
+    outer, _drawn = _drawn, []
+    try:
+        yield _drawn
+    finally:
+        _drawn = outer
+
+
+def bar(image: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """A filled white rectangle (title bar, highlight) that text must keep clear of,
+    from ``box``'s corner (left, top) to (right, bottom), both included."""
+    left, top, right, bottom = box
+    image.paste(1, (left, top, right + 1, bottom + 1))
+    if _drawn is not None:
+        _drawn.append(("bar", "", 1, frozenset(
+            (x, y) for x in range(max(0, left), min(image.width, right + 1))
+            for y in range(max(0, top), min(image.height, bottom + 1)))))
+
+
+def _record(image: Image.Image, x: int, y: int, text: str, mask: Image.Image,
+            fill: int) -> None:
+    if _drawn is None:
+        return
+    data, w = mask.tobytes(), mask.width  # the line's mask is mode "L"
+    _drawn.append(("text", text, fill, frozenset(
+        (x + i % w, y + i // w) for i, v in enumerate(data)
+        if v and 0 <= x + i % w < image.width and 0 <= y + i // w < image.height)))
+
+
 def _report(text: str) -> None:
     if _cuts is not None:
         _cuts.append(text)
@@ -384,6 +425,7 @@ def draw_text(
         return end
     # The mask starts a row (at scale) above the cells; paste clips what falls off.
     image.paste(255 if fill else 0, (x, y - scale), mask)
+    _record(image, x, y - scale, text, mask, fill)
     return end
 
 

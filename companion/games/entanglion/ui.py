@@ -466,7 +466,7 @@ def _take(ship: str | None, cards: list[str]) -> str:
     return _("{ship} take {cards}").format(ship=who(ship), cards=", ".join(cards))
 
 
-SUMMARY_LINES = 5  # a text screen holds five lines above its hint
+SUMMARY_LINES = 4  # a text screen under the turn bar holds four lines above its hint
 
 
 class _Notices:
