@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..games.entanglion import board
+from ..games.entanglion import board, words
 from .. import i18n
 from ..games.common import GAMES, ui_for
 from ..i18n import _
@@ -82,8 +82,8 @@ def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
     parts = (snap.get("components") or {}).get("planets") or {}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT + 70}" '
            f'role="img" aria-label="{escape(_("The Entanglion board"))}" class="board">']
-    out.append(_t(AT[board.ZERO][0], 70, "Centarious", "galaxy", 13))
-    out.append(_t(AT[board.PLUS][0], 70, "Superious", "galaxy", 13))
+    out.append(_t(AT[board.ZERO][0], 70, _("Centarious"), "galaxy", 13))
+    out.append(_t(AT[board.PLUS][0], 70, _("Superious"), "galaxy", 13))
     out.append(_t(_RING_CENTRE[0], 22, "Entanglion", "galaxy", 14))
     # CNOT entry (grey): the Centarious ship's CNOT with the other ship in Superious.
     for (centre, sup), bell in board.CNOT_ENTRY.items():
@@ -118,7 +118,8 @@ def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
 
 
 def _pretty(name: str) -> str:
-    return name.replace("_", " ").title()
+    """A component's name as the table's language prints it."""
+    return words.name(name)
 
 
 def _track(detection: Mapping[str, Any], y: float) -> list[str]:
