@@ -445,7 +445,7 @@ def qno_end(m: dict[str, Any]) -> Image.Image:
 
 
 _GRID_X, _GRID_Y, _PITCH, _CELL = 0, BODY_Y + 1, 18, 17  # 3x3 planets of 17 px
-_PANEL_X = 3 * _PITCH + 4  # the text right of the grid: 11 characters
+_PANEL_X = 3 * _PITCH + 2  # the text right of the grid: 12 characters
 
 
 def _planet_grid(image: Image.Image, draw: ImageDraw.ImageDraw, planets: list[str]) -> None:

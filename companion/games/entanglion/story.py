@@ -225,10 +225,10 @@ def text(st: dict[str, Any]) -> list[str]:
     out.append(_("Components aboard: {parts}/8").format(parts=st["parts"]))
     for ship, comps in st["retrieved"].items():
         out.append("  " + _("{ship} retrieved {components}").format(
-            ship=ship.capitalize(), components=", ".join(name(c) for c in comps)))
+            ship=ship.capitalize(), components=_(", ").join(name(c) for c in comps)))
     out.append(_("Rolls: {rolls} made, {failed} failed").format(rolls=st["rolls"],
                                                                failed=st["failed"]))
-    causes = ", ".join(f"{_cause(cause)} {n}" for cause, n in st["detections"].items())
+    causes = _(", ").join(f"{_cause(cause)} {n}" for cause, n in st["detections"].items())
     out.append(_("Detections: {n}").format(n=sum(st["detections"].values()))
                + (f" ({causes})" if causes else "")
                + _(", track peaked at space {space}").format(space=st["peak"]))

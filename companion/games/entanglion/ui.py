@@ -50,11 +50,18 @@ SHORT = {
     "OMEGA_THREE": "OMEGA3",
 }
 # The tables below hold English marked for the catalogs (N_); every use translates.
+# Translators: "short" is a component's name where a line has little room (the status
+# screen, the summaries, menus): about 14 characters; "Quantum Gates" is also the
+# card's full name, which an edition may keep as printed while the short one is yours.
 PART = {  # component names that fit a menu line
-    "physical_qubits": N_("Phys. Qubits"), "qubit_interconnect": N_("Interconnect"),
-    "dilution_refrigerator": N_("Refrigerator"), "quantum_gates": N_("Quantum Gates"),
-    "quantum_programming": N_("Programming"), "quantum_error_correction": N_("Error Correct."),
-    "control_infrastructure": N_("Control Infra."), "magnetic_shielding": N_("Mag. Shielding"),
+    "physical_qubits": NC_("short", "Phys. Qubits"),
+    "qubit_interconnect": NC_("short", "Interconnect"),
+    "dilution_refrigerator": NC_("short", "Refrigerator"),
+    "quantum_gates": NC_("short", "Quantum Gates"),
+    "quantum_programming": NC_("short", "Programming"),
+    "quantum_error_correction": NC_("short", "Error Correct."),
+    "control_infrastructure": NC_("short", "Control Infra."),
+    "magnetic_shielding": NC_("short", "Mag. Shielding"),
 }
 EVENT_SHORT = {  # event names that fit a line with a few words around them
     "bennett": NC_("short", "Bennett"), "bit_flip_error": NC_("short", "Bit Flip Error"),
@@ -102,7 +109,7 @@ def who(ship: str | None) -> str:
 
 def part(component: str) -> str:
     """A component's short name, in the current language."""
-    return _(PART[component])
+    return pgettext("short", PART[component])
 
 
 def event_short(event: str) -> str:
@@ -463,7 +470,7 @@ def _text(title: str, lines: list[str], hint: str = "", **extra: Any) -> dict[st
 
 
 def _take(ship: str | None, cards: list[str]) -> str:
-    return _("{ship} take {cards}").format(ship=who(ship), cards=", ".join(cards))
+    return _("{ship} take {cards}").format(ship=who(ship), cards=_(", ").join(cards))
 
 
 SUMMARY_LINES = 4  # a text screen under the turn bar holds four lines above its hint
