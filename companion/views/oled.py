@@ -98,6 +98,7 @@ def _highlight(image: Image.Image, x: int, y: int, text: str, right: int) -> Non
 def _turn_bar(image: Image.Image, draw: ImageDraw.ImageDraw, bar: dict[str, Any]) -> None:
     """Whose turn it is and its number: the resting screen's bar, kept by every screen
     of the turn."""
+    # Translators: the turn number at the right of the title bar, about 8 characters.
     _bar(image, draw, str(bar["turn"]), _("turn {number}").format(number=bar["number"]))
 
 
@@ -185,16 +186,19 @@ def status(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
     _turn_bar(image, draw, m)
     det = m["detection"]
+    # Translators: a 3-letter label before the detection track on the status screen.
     _line(image, 0, _("Det"))
     _boxes(draw, 20, BODY_Y + 1, det["space"], 12)
     bar(image, (_BEAT_X, BAR_H, WIDTH - 1, BODY_Y + LINE_H + 2 * GLYPH_H))  # rows 1-2
     box_w = WIDTH - _BEAT_X
+    # Translators: above the value a roll must beat, in a 31-px box (5 characters).
     beat = _("beat")
     draw_text(image, (_BEAT_X + (box_w - text_width(beat) + 1) // 2, BODY_Y), beat, fill=0)
     value = str(det["value"])
     draw_text(image, (_BEAT_X + (box_w - text_width(value, 2) + 2) // 2, BODY_Y + LINE_H),
               value, fill=0, scale=2)
     draw_text(image, (0, BODY_Y + LINE_H), fit(m["ships"], _BEAT_X - 2))
+    # Translators: a 3-letter label before the engine control slots (Japanese: 制御).
     _line(image, 2, _("Eng"))
     end = _boxes(draw, 20, BODY_Y + 2 * LINE_H + 1, m["engine_control"], 6)
     draw_text(image, (end + 3, BODY_Y + 2 * LINE_H), f"{m['engine_control']}/6")
@@ -258,6 +262,7 @@ def card(m: dict[str, Any]) -> Image.Image:
     whose text would not fit drops the rule, and under a bar its name takes the title's
     row (and the kind's): the card's own words come before the screen's."""
     image, draw = _canvas()
+    # Translators: the card's kind at the right of its title row: short (6 characters).
     kind = _("EVENT") if m["kind"] == "event" else _("PART")
     names = clip(wrap(m["name"], WIDTH), 2)  # "Quantum Error Correction" takes two lines
     text = wrap(m["text"], WIDTH)
@@ -483,10 +488,15 @@ def qlanet(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
     turn = m["turn"]
     _bar(image, draw, _("Camp {camp} to play").format(camp=turn) if turn is not None else "QLANET",
+         # Translators: QLANET's move number at the right of the title bar (short).
          _("mv {number}").format(number=m["number"]))
     _planet_grid(image, draw, m["planets"])
     for camp in (0, 1):
+        # Translators: a camp's total cost beside the planet grid, 12 characters with a
+        # three-digit cost (Polish "O0 koszt 100").
         _panel(image, draw, camp, _("C{camp} cost {cost}").format(camp=camp, cost=m["costs"][camp]), inverted=camp == turn)
+    # Translators: beside the planet grid, 12 characters a line: planets fixed for camp
+    # 0 and camp 1; "last:" heads the last move, on the line below it.
     _panel(image, draw, 2, _("fixed {zero}:{one}").format(zero=m["fixed"][0], one=m["fixed"][1]))
     if m.get("last"):
         _panel(image, draw, 4, _("last:"))

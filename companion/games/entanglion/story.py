@@ -130,6 +130,7 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
         n=n, cause=_(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause)
               for cause, n in sorted(st["detections"].items(), key=lambda kv: -kv[1])] \
         or [_("none!")]
+    # Translators: a story page's title; its lines list the causes ("3x orbital defence").
     out = [(_("The story"), first), (_("Detected by"), causes)]
     for ship, comps in st["retrieved"].items():
         names = [part(c) for c in comps]
@@ -156,13 +157,18 @@ def analysis_pages(analysis: dict[str, Any] | None) -> list[dict[str, Any]]:
         return []
     c = analysis["costliest"]
     if c is None:
+        # Translators: one sentence over two screen lines of 21 characters ("Every
+        # choice was as good as the box's"); split yours where it reads best.
         lines = [_("Every choice was as"), _("good as the box's")]
     else:
         lines = [_("Turn {number}, {ship}:").format(number=c["turn"],
                                                      ship=str(c["player"]).capitalize()),
+                 # Translators: between the move played (the line above) and the
+                 # better one (the line below), each with its chance to win.
                  f"{c['played']} ({_pct(c['played_win'])})", _("instead of"),
                  f"{c['best']} ({_pct(c['best_win'])})"]
     return [{"title": _("Costliest choice"), "lines": lines},
+            # Translators: under the title "Chance to win", above its chart.
             {"title": _("Chance to win"), "lines": [_("at each choice, played well")],
              "chart": list(analysis["chart"])}]
 
@@ -221,6 +227,7 @@ def text(st: dict[str, Any]) -> list[str]:
                difficulty=_(difficulty) if difficulty else st["start_space"])]
     if st["options"]:
         out.append(_("Options: {options}").format(
+            # Translators: between the items of a list on one line (Japanese: 、).
             options=_(", ").join(_option(k, v) for k, v in st["options"].items())))
     out.append(_("Components aboard: {parts}/8").format(parts=st["parts"]))
     for ship, comps in st["retrieved"].items():

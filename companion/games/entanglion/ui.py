@@ -817,8 +817,12 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     if k == "quantum_gates":
         return [_("Drew {cards}: keep one").format(cards=' '.join(p['drawn']))]
     if k == "discard":
+        # Translators: one sentence over two screen lines ("Hand limit 3: tap or /
+        # choose a card"): tap a card on a pad, or choose one in the menu below.
         return [_("Hand limit {limit}: tap or").format(limit=p['limit']), _("choose a card")]
     if k == "draw":
+        # Translators: two screen lines: "Mercurial draws:" / "tap it or choose" (the
+        # drawn card on a pad, or choose it in the menu below).
         return [_("{ship} draws:").format(ship=who(p['player'])), _("tap it or choose")]
     return []
 
