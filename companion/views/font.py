@@ -45,6 +45,11 @@ WIDE_W = 8
 WIDE_H = 7
 _WIDE_FILE = "japanese8x8.bin"
 _WIDE_MAGIC = b"JG87"
+_LARGE_FILE = "japanese14.bin"
+_LARGE_MAGIC = b"JG14"
+LARGE_H = 14
+"""Japanese drawn at twice the size takes these 14x14 glyphs (same box as a 7x7 glyph
+doubled, real strokes instead of blocks) where the file has the character."""
 _WIDE_BLOCKS = ((0x3000, 0x30FF), (0x4E00, 0x9FFF), (0xFF00, 0xFFEF))
 """The blocks the Japanese file draws from (CJK punctuation and kana, kanji,
 full-width forms). Only characters in them open the file, so English never does."""
@@ -221,6 +226,37 @@ def parse_wide(data: bytes) -> dict[str, bytes]:
     return wide
 
 
+def parse_large(data: bytes) -> dict[str, bytes]:
+    """Parse the large Japanese glyph file (format in ``docs/make_japanese_large.py``):
+    character -> 14 rows of 2 bytes. Strict like ``parse_wide``."""
+    if data[:4] != _LARGE_MAGIC or len(data) < 6:
+        raise ValueError("not a large Japanese glyph file (bad magic)")
+    (count,) = struct.unpack_from(">H", data, 4)
+    size = 2 * LARGE_H
+    rows_at = 6 + 2 * count
+    if len(data) != rows_at + size * count:
+        raise ValueError(f"large Japanese glyph file: {len(data)} bytes, want {rows_at + size * count}")
+    codes = struct.unpack_from(f">{count}H", data, 6)
+    if any(a >= b for a, b in zip(codes, codes[1:])):
+        raise ValueError("large Japanese glyph file: code points not strictly ascending")
+    out = {}
+    for index, code in enumerate(codes):
+        if not _in_wide_blocks(chr(code)):
+            raise ValueError(f"large Japanese glyph file: U+{code:04X} is outside the Japanese blocks")
+        rows = data[rows_at + index * size: rows_at + (index + 1) * size]
+        if any(rows[i + 1] & 3 for i in range(0, size, 2)):
+            raise ValueError(f"large Japanese glyph file: U+{code:04X} uses its gap columns")
+        out[chr(code)] = rows
+    return out
+
+
+@cache
+def large_glyphs() -> Mapping[str, bytes]:
+    """The 14x14 Japanese glyphs (read on the first Japanese character drawn at 2x)."""
+    data = resources.files(__package__).joinpath(_LARGE_FILE).read_bytes()
+    return MappingProxyType(parse_large(data))
+
+
 def _in_wide_blocks(char: str) -> bool:
     code = ord(char)
     return any(first <= code <= last for first, last in _WIDE_BLOCKS)
@@ -281,6 +317,8 @@ def _mask(char: str, scale: int) -> tuple[Image.Image | None, int]:
     if scale == 1:
         return masks[char]
     key = (char, scale)
+    if scale == 2 and key not in _scaled and masks is _wide_masks and char in large_glyphs():
+        _scaled[key] = (Image.frombytes("1", (16, LARGE_H), large_glyphs()[char]), 0)
     if key not in _scaled:
         # Lazily: only the dice digits are ever drawn big, at one or two scales.
         base, top = masks[char]
