@@ -130,8 +130,10 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
         n=n, cause=_(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause)
               for cause, n in sorted(st["detections"].items(), key=lambda kv: -kv[1])] \
         or [_("none!")]
-    # Translators: a story page's title; its lines list the causes ("3x orbital defence").
-    out = [(_("The story"), first), (_("Detected by"), causes)]
+    out = [(_("The story"), first),
+           # Translators: a story page's title; its lines list the causes ("3x orbital
+           # defence").
+           (_("Detected by"), causes)]
     for ship, comps in st["retrieved"].items():
         names = [part(c) for c in comps]
         for i in range(0, len(names), 5):
@@ -168,8 +170,9 @@ def analysis_pages(analysis: dict[str, Any] | None) -> list[dict[str, Any]]:
                  f"{c['played']} ({_pct(c['played_win'])})", _("instead of"),
                  f"{c['best']} ({_pct(c['best_win'])})"]
     return [{"title": _("Costliest choice"), "lines": lines},
-            # Translators: under the title "Chance to win", above its chart.
-            {"title": _("Chance to win"), "lines": [_("at each choice, played well")],
+            {"title": _("Chance to win"),
+             # Translators: under the title "Chance to win", above its chart.
+             "lines": [_("at each choice, played well")],
              "chart": list(analysis["chart"])}]
 
 

@@ -938,6 +938,9 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
             safe = dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" \
                 and dest[0] != s.pos[0] and not probe
             label = _fitting(names, _probe_suffixes(probe) if probe else
+                             # Translators: "safe" ends a 20-character menu item after a
+                             # move such as "CNOT→OMEGA2" (12 characters): no roll can go
+                             # wrong; 8 characters at most.
                              [" " + _("safe")] if safe else [""])
         return Item(label, _asking_to_leave(g, act["card"], act["player"], act),
                     targets, _risk(g, act, o))
