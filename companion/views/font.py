@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import struct
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from importlib import resources
@@ -205,49 +205,39 @@ def parse_wide(data: bytes) -> dict[str, bytes]:
     """Parse the Japanese glyph file (format in ``docs/make_japanese_glyphs.py``):
     character -> 7 row bytes, bit 7 the leftmost of 7 columns. Strict like
     ``parse_glyphs``: a damaged file raises ``ValueError`` instead of drawing noise."""
-    if data[:4] != _WIDE_MAGIC or len(data) < 6:
-        raise ValueError("not a Japanese glyph file (bad magic)")
-    (count,) = struct.unpack_from(">H", data, 4)
-    rows_at = 6 + 2 * count
-    if len(data) != rows_at + WIDE_H * count:
-        raise ValueError(f"Japanese glyph file: {len(data)} bytes, want {rows_at + WIDE_H * count}")
-    codes = struct.unpack_from(f">{count}H", data, 6)
-    if any(a >= b for a, b in zip(codes, codes[1:])):
-        raise ValueError("Japanese glyph file: code points not strictly ascending")
-    wide: dict[str, bytes] = {}
-    for index, code in enumerate(codes):
-        char = chr(code)
-        if not _in_wide_blocks(char):
-            raise ValueError(f"Japanese glyph file: U+{code:04X} is outside the Japanese blocks")
-        rows = data[rows_at + index * WIDE_H: rows_at + (index + 1) * WIDE_H]
-        if any(row & 1 for row in rows):
-            raise ValueError(f"Japanese glyph file: U+{code:04X} uses its gap column")
-        wide[char] = rows
-    return wide
+    return _parse_japanese(data, _WIDE_MAGIC, "Japanese glyph file", WIDE_H,
+                           lambda rows: any(row & 1 for row in rows), "column")
 
 
 def parse_large(data: bytes) -> dict[str, bytes]:
     """Parse the large Japanese glyph file (format in ``docs/make_japanese_large.py``):
-    character -> 14 rows of 2 bytes. Strict like ``parse_wide``."""
-    if data[:4] != _LARGE_MAGIC or len(data) < 6:
-        raise ValueError("not a large Japanese glyph file (bad magic)")
+    character -> 14 rows of 2 bytes, bit 15 the leftmost of 14 columns. Strict too."""
+    return _parse_japanese(data, _LARGE_MAGIC, "large Japanese glyph file", 2 * LARGE_H,
+                           lambda rows: any(low & 3 for low in rows[1::2]), "columns")
+
+
+def _parse_japanese(data: bytes, magic: bytes, what: str, size: int,
+                    uses_gap: Callable[[bytes], bool], gap: str) -> dict[str, bytes]:
+    """Both Japanese files: magic, count, ascending code points, ``size`` bytes a glyph."""
+    if data[:4] != magic or len(data) < 6:
+        raise ValueError(f"not a {what} (bad magic)")
     (count,) = struct.unpack_from(">H", data, 4)
-    size = 2 * LARGE_H
     rows_at = 6 + 2 * count
     if len(data) != rows_at + size * count:
-        raise ValueError(f"large Japanese glyph file: {len(data)} bytes, want {rows_at + size * count}")
+        raise ValueError(f"{what}: {len(data)} bytes, want {rows_at + size * count}")
     codes = struct.unpack_from(f">{count}H", data, 6)
     if any(a >= b for a, b in zip(codes, codes[1:])):
-        raise ValueError("large Japanese glyph file: code points not strictly ascending")
-    out = {}
+        raise ValueError(f"{what}: code points not strictly ascending")
+    glyphs: dict[str, bytes] = {}
     for index, code in enumerate(codes):
-        if not _in_wide_blocks(chr(code)):
-            raise ValueError(f"large Japanese glyph file: U+{code:04X} is outside the Japanese blocks")
+        char = chr(code)
+        if not _in_wide_blocks(char):
+            raise ValueError(f"{what}: U+{code:04X} is outside the Japanese blocks")
         rows = data[rows_at + index * size: rows_at + (index + 1) * size]
-        if any(rows[i + 1] & 3 for i in range(0, size, 2)):
-            raise ValueError(f"large Japanese glyph file: U+{code:04X} uses its gap columns")
-        out[chr(code)] = rows
-    return out
+        if uses_gap(rows):
+            raise ValueError(f"{what}: U+{code:04X} uses its gap {gap}")
+        glyphs[char] = rows
+    return glyphs
 
 
 @cache

@@ -33,9 +33,9 @@ keeps that bar and draws its own title on the first body row, so the panel's pag
 does not change from one screen of a turn to the next.
 
 Text uses our own bitmap font, so images are pixel-exact across Pillow versions and
-golden-image tests can compare them bit for bit. Layouts follow the panel's RAM, 8
-pages of 8 pixel rows sent as changed columns only: every line of text sits in one
-page, so a changed line costs one page of bus time.
+golden-image tests can compare them bit for bit. The title bar is the panel's page 0;
+body lines are 9 px apart so that a Polish or Czech mark, in the row above its letter,
+keeps a blank row from the line or bar above it (see ``LINE_H``).
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ def roll(m: dict[str, Any]) -> Image.Image:
     where "rolling" was. Everything but the face and that word is the same in every
     step, so an animation step sends a few dozen bytes, not a frame."""
     image, draw = _canvas()
-    first = _heading(image, draw, m, m["purpose"])  # with a heading, all a page lower
+    first = _heading(image, draw, m, m["purpose"])  # with a heading, all a row lower
     top = _DIE_Y + first * LINE_H
     frame = m.get("frame")
     centarious = m["die"] == "centarious"
@@ -371,7 +371,7 @@ def qno(m: dict[str, Any]) -> Image.Image:
     """The effective top big, then value and direction, and everyone's card count."""
     image, draw = _canvas()
     _turn_bar(image, draw, m)
-    draw_text(image, (2, BODY_Y), f"|{m['state']}>", scale=2)  # pages 1-2
+    draw_text(image, (2, BODY_Y), f"|{m['state']}>", scale=2)  # body rows 0-1
     arrow = "→" if m["direction"] > 0 else "←"
     draw_text(image, (66, BODY_Y), fit(m["value"], WIDTH - 66))
     draw_text(image, (66, BODY_Y + LINE_H), _("play {arrow}").format(arrow=arrow))
