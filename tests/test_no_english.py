@@ -45,9 +45,6 @@ ALLOWED = {
     # The buttons' names as the box's caps and every language's hints print them
     # ("Podržet EXCHANGE", "RETRIEVE: 2+ 7/8").
     "up", "down", "back", "retrieve", "exchange",
-    # OpenQASM and the simulator's typed commands are a language of their own.
-    "qasm", "press", "hold", "tap", "release", "wait", "expect", "hand", "show", "help",
-    "quit",
 }
 WORD = re.compile(r"[A-Za-z]+")
 IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
