@@ -156,7 +156,9 @@ def test_the_scan_finds_english_and_identifiers_and_passes_shared_names():
 def test_a_session_shows_no_english(game, code):
     found: list[tuple[str, str, list[str]]] = []
     scanned: dict[str, int] = {}
-    for seed in range(GAMES):
+    first = {"pl": 4, "cs": 1, "ja": 2}[code]  # other options in each language (real
+    # cards and dice, the track's start, the number of QNO players, QLANET's opening)
+    for seed in range(first, first + GAMES):
         found += play(game, code, seed, scanned)
     distinct = sorted({(where, text, tuple(bad)) for where, text, bad in found})
     assert not distinct, f"{len(distinct)} texts with English: {distinct[:12]}"
