@@ -793,7 +793,8 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     o = odds.prompt_odds(g)
     said = purpose(p.get("purpose", ""))
     if k == "roll":
-        die = "d8" if p["die"] == "d8" else "Centarious"
+        # Translators: the galaxy's name as your edition prints it (Czech: Centarius).
+        die = "d8" if p["die"] == "d8" else _("Centarious")
         lines = [_("{ship}: roll {die}").format(ship=who(p['player']), die=die),
                  _("for {purpose}").format(purpose=said)]
         return lines + ([_need_line(o)] if o is not None else [])
