@@ -258,8 +258,9 @@ def roll(m: dict[str, Any]) -> Image.Image:
 
 def card(m: dict[str, Any]) -> Image.Image:
     """The card's name centred, a rule, its text and who has it. Under a turn's bar
-    the title row takes the rule's row: the centred name still stands apart. A card
-    whose text would not fit drops the rule, and under a bar its name takes the title's
+    the title row takes the rule's row: the centred name still stands apart. A gloss
+    (the name in the table's words under a printed English one) follows the name where
+    the text leaves room. A card whose text would not fit drops the rule, and under a bar its name takes the title's
     row (and the kind's): the card's own words come before the screen's."""
     image, draw = _canvas()
     # Translators: the card's kind at the right of its title row: short (6 characters).
@@ -267,7 +268,10 @@ def card(m: dict[str, Any]) -> Image.Image:
     names = clip(wrap(m["name"], WIDTH), 2)  # "Quantum Error Correction" takes two lines
     text = wrap(m["text"], WIDTH)
     title = m["title"]
-    if m.get("bar") and 1 + len(names) + len(text) > BODY_LINES:
+    heading = 1 if m.get("bar") else 0
+    if m.get("gloss") and heading + len(names) + 1 + len(text) <= BODY_LINES:
+        names.append(fit(m["gloss"], WIDTH))  # the name in the table's words, where it fits
+    if heading and 1 + len(names) + len(text) > BODY_LINES:
         (title, *names), kind = names, ""  # the kind word too gives way to the name
     top = _heading(image, draw, m, title, kind)
     for row, line in enumerate(names, top):

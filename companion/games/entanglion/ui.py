@@ -32,7 +32,7 @@ from .engine import Entanglion, IllegalAction
 from .explain import explain
 from .story import pages as story_pages
 from .story import story
-from .words import NAMES, name
+from .words import NAMES, gloss, name
 from ...views.font import text_width, wrap
 from ...views.oled import MENU_LABEL
 
@@ -348,7 +348,7 @@ def end_screen(g: Entanglion, page: int = 0, told: dict[str, Any] | None = None
 def _card_screen(kind: str, key: str, title: str, footer: str) -> dict[str, Any]:
     text = EVENT_TEXT[key] if kind == "event" else COMPONENT_TEXT[key]
     return {"screen": "card", "kind": kind, "title": title, "name": name(key),
-            "text": _(text), "footer": footer}
+            "gloss": gloss(key), "text": _(text), "footer": footer}
 
 
 def _roll_screen(e: dict[str, Any]) -> dict[str, Any]:
