@@ -560,8 +560,8 @@ class _Notices:
                 title = _action_title(e)
             elif t == "move":
                 cause = e["cause"]
-                if cause == "orbital detection":
-                    lines.append((2, _("Jump to {where}").format(where=where(e['to']))))
+                if cause == "orbital detection":  # the board moved: as much as a take
+                    lines.append((1, _("Jump to {where}").format(where=where(e['to']))))
                 else:
                     lines.append((2, f"{card_name(cause)}: {where(e['to'])}"))
             elif t == "no_effect":
