@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from ..games.common import ui_for
-from ..i18n import N_, _, ngettext
+from ..i18n import NC_, N_, _, ngettext, pgettext
 from ..journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
@@ -157,9 +157,12 @@ class Play:
         return status if status in ("won", "lost") else "playing"
 
 
+# Translators: "undo" is the kind of input the undo notice names ("Rubicon: retrieve"):
+# a noun in a list of nouns where your language distinguishes (Polish: zdobycie).
 _DOES = {  # an input's verb, as the undo notice says it
-    "navigate": N_("navigate"), "exchange": N_("exchange"), "retrieve": N_("retrieve"),
-    "event": N_("event"), "pass": N_("pass"), "interconnect": N_("Qubit Interconnect"),
+    "navigate": NC_("undo", "navigate"), "exchange": NC_("undo", "exchange"),
+    "retrieve": NC_("undo", "retrieve"), "event": NC_("undo", "event"),
+    "pass": NC_("undo", "pass"), "interconnect": NC_("undo", "Qubit Interconnect"),
 }
 
 
@@ -171,7 +174,7 @@ def _describe(act: dict[str, Any]) -> str:
         value = act.get("value")
         return _("{player}'s choice ({value})").format(
             player=who, value=value if isinstance(value, (str, int)) else _("option"))
-    does = _(_DOES[do]) if do in _DOES else do
+    does = pgettext("undo", _DOES[do]) if do in _DOES else do
     if "card" in act:
         card = act["card"]
         return f"{who}: {does} {card if card.isupper() else card.replace('_', ' ')}"

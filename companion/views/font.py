@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import struct
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from importlib import resources
@@ -45,6 +45,11 @@ WIDE_W = 8
 WIDE_H = 7
 _WIDE_FILE = "japanese8x8.bin"
 _WIDE_MAGIC = b"JG87"
+_LARGE_FILE = "japanese14.bin"
+_LARGE_MAGIC = b"JG14"
+LARGE_H = 14
+"""Japanese drawn at twice the size takes these 14x14 glyphs (same box as a 7x7 glyph
+doubled, real strokes instead of blocks) where the file has the character."""
 _WIDE_BLOCKS = ((0x3000, 0x30FF), (0x4E00, 0x9FFF), (0xFF00, 0xFFEF))
 """The blocks the Japanese file draws from (CJK punctuation and kana, kanji,
 full-width forms). Only characters in them open the file, so English never does."""
@@ -82,6 +87,47 @@ def truncations(draw: bool = True) -> Iterator[list[str]]:
         _cuts, _paste = outer
         if _cuts is not None:
             _cuts.extend(found)
+
+
+# While a ``drawn()`` block runs: every text line and bar drawn, for the check that
+# no line touches another line or a bar.
+Drawn = tuple[str, str, int, frozenset[tuple[int, int]]]
+_drawn: list[Drawn] | None = None
+
+
+@contextmanager
+def drawn() -> Iterator[list[Drawn]]:
+    """Record what the views draw while the block runs: ``("text", text, fill,
+    pixels)`` for each line of text (the pixels its glyphs set, inside the image) and
+    ``("bar", "", 1, pixels)`` for each filled bar a view draws with ``bar``. Tests use
+    it to find a mark that touches the line above or a highlight bar."""
+    global _drawn
+    outer, _drawn = _drawn, []
+    try:
+        yield _drawn
+    finally:
+        _drawn = outer
+
+
+def bar(image: Image.Image, box: tuple[int, int, int, int]) -> None:
+    """A filled white rectangle (title bar, highlight) that text must keep clear of,
+    from ``box``'s corner (left, top) to (right, bottom), both included."""
+    left, top, right, bottom = box
+    image.paste(1, (left, top, right + 1, bottom + 1))
+    if _drawn is not None:
+        _drawn.append(("bar", "", 1, frozenset(
+            (x, y) for x in range(max(0, left), min(image.width, right + 1))
+            for y in range(max(0, top), min(image.height, bottom + 1)))))
+
+
+def _record(image: Image.Image, x: int, y: int, text: str, mask: Image.Image,
+            fill: int) -> None:
+    if _drawn is None:
+        return
+    data, w = mask.tobytes(), mask.width  # the line's mask is mode "L"
+    _drawn.append(("text", text, fill, frozenset(
+        (x + i % w, y + i // w) for i, v in enumerate(data)
+        if v and 0 <= x + i % w < image.width and 0 <= y + i // w < image.height)))
 
 
 def _report(text: str) -> None:
@@ -159,25 +205,46 @@ def parse_wide(data: bytes) -> dict[str, bytes]:
     """Parse the Japanese glyph file (format in ``docs/make_japanese_glyphs.py``):
     character -> 7 row bytes, bit 7 the leftmost of 7 columns. Strict like
     ``parse_glyphs``: a damaged file raises ``ValueError`` instead of drawing noise."""
-    if data[:4] != _WIDE_MAGIC or len(data) < 6:
-        raise ValueError("not a Japanese glyph file (bad magic)")
+    return _parse_japanese(data, _WIDE_MAGIC, "Japanese glyph file", WIDE_H,
+                           lambda rows: any(row & 1 for row in rows), "column")
+
+
+def parse_large(data: bytes) -> dict[str, bytes]:
+    """Parse the large Japanese glyph file (format in ``docs/make_japanese_large.py``):
+    character -> 14 rows of 2 bytes, bit 15 the leftmost of 14 columns. Strict too."""
+    return _parse_japanese(data, _LARGE_MAGIC, "large Japanese glyph file", 2 * LARGE_H,
+                           lambda rows: any(low & 3 for low in rows[1::2]), "columns")
+
+
+def _parse_japanese(data: bytes, magic: bytes, what: str, size: int,
+                    uses_gap: Callable[[bytes], bool], gap: str) -> dict[str, bytes]:
+    """Both Japanese files: magic, count, ascending code points, ``size`` bytes a glyph."""
+    if data[:4] != magic or len(data) < 6:
+        raise ValueError(f"not a {what} (bad magic)")
     (count,) = struct.unpack_from(">H", data, 4)
     rows_at = 6 + 2 * count
-    if len(data) != rows_at + WIDE_H * count:
-        raise ValueError(f"Japanese glyph file: {len(data)} bytes, want {rows_at + WIDE_H * count}")
+    if len(data) != rows_at + size * count:
+        raise ValueError(f"{what}: {len(data)} bytes, want {rows_at + size * count}")
     codes = struct.unpack_from(f">{count}H", data, 6)
     if any(a >= b for a, b in zip(codes, codes[1:])):
-        raise ValueError("Japanese glyph file: code points not strictly ascending")
-    wide: dict[str, bytes] = {}
+        raise ValueError(f"{what}: code points not strictly ascending")
+    glyphs: dict[str, bytes] = {}
     for index, code in enumerate(codes):
         char = chr(code)
         if not _in_wide_blocks(char):
-            raise ValueError(f"Japanese glyph file: U+{code:04X} is outside the Japanese blocks")
-        rows = data[rows_at + index * WIDE_H: rows_at + (index + 1) * WIDE_H]
-        if any(row & 1 for row in rows):
-            raise ValueError(f"Japanese glyph file: U+{code:04X} uses its gap column")
-        wide[char] = rows
-    return wide
+            raise ValueError(f"{what}: U+{code:04X} is outside the Japanese blocks")
+        rows = data[rows_at + index * size: rows_at + (index + 1) * size]
+        if uses_gap(rows):
+            raise ValueError(f"{what}: U+{code:04X} uses its gap {gap}")
+        glyphs[char] = rows
+    return glyphs
+
+
+@cache
+def large_glyphs() -> Mapping[str, bytes]:
+    """The 14x14 Japanese glyphs (read on the first Japanese character drawn at 2x)."""
+    data = resources.files(__package__).joinpath(_LARGE_FILE).read_bytes()
+    return MappingProxyType(parse_large(data))
 
 
 def _in_wide_blocks(char: str) -> bool:
@@ -240,6 +307,8 @@ def _mask(char: str, scale: int) -> tuple[Image.Image | None, int]:
     if scale == 1:
         return masks[char]
     key = (char, scale)
+    if scale == 2 and key not in _scaled and masks is _wide_masks and char in large_glyphs():
+        _scaled[key] = (Image.frombytes("1", (16, LARGE_H), large_glyphs()[char]), 0)
     if key not in _scaled:
         # Lazily: only the dice digits are ever drawn big, at one or two scales.
         base, top = masks[char]
@@ -384,6 +453,7 @@ def draw_text(
         return end
     # The mask starts a row (at scale) above the cells; paste clips what falls off.
     image.paste(255 if fill else 0, (x, y - scale), mask)
+    _record(image, x, y - scale, text, mask, fill)
     return end
 
 

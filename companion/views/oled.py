@@ -33,9 +33,9 @@ keeps that bar and draws its own title on the first body row, so the panel's pag
 does not change from one screen of a turn to the next.
 
 Text uses our own bitmap font, so images are pixel-exact across Pillow versions and
-golden-image tests can compare them bit for bit. Layouts follow the panel's RAM, 8
-pages of 8 pixel rows sent as changed columns only: every line of text sits in one
-page, so a changed line costs one page of bus time.
+golden-image tests can compare them bit for bit. The title bar is the panel's page 0;
+body lines are 9 px apart so that a Polish or Czech mark, in the row above its letter,
+keeps a blank row from the line or bar above it (see ``LINE_H``).
 """
 
 from __future__ import annotations
@@ -47,19 +47,22 @@ from PIL import Image, ImageDraw
 
 from ..i18n import _, ngettext
 from .font import (
-    CELL_H, GLYPH_H, clip, draw_centered, draw_text, fit, raised, text_width, wrap,
+    GLYPH_H, bar, clip, draw_centered, draw_text, fit, raised, text_width, wrap,
 )
 
 WIDTH, HEIGHT = 128, 64
-# The panel's RAM is 8 pages of 8 pixel rows, and a frame sends only the changed
-# columns of changed pages: every line of text sits inside one page (its top row
-# blank), so a line that changes costs one page, not the two it would straddle.
-PAGE_H = 8
+PAGE_H = 8  # the panel's RAM: 8 pages of 8 pixel rows
 BAR_H = PAGE_H  # the title bar: page 0
-LINE_H = PAGE_H  # body line pitch: body lines in pages 1-6, hints in page 7
-BODY_Y = PAGE_H + 1
-BODY_LINES = 6
-HINT_Y = HEIGHT - PAGE_H  # the hint row, page 7 (glyph rows 56-62)
+# Body lines are 9 px apart, the pitch the font was drawn for: a Polish or Czech mark
+# takes the row above its cell, and a blank row must stay between that mark and the
+# line (or bar) above, or the mark reads as part of it. The first body line's mark
+# sits on row 9, a blank row under the bar. Six rows of text fit under the bar; the
+# last is the hint row when a screen has a hint.
+LINE_H = 9
+BODY_Y = BAR_H + 2
+ROWS = 6  # text rows under the bar (with the hint row)
+BODY_LINES = ROWS - 1  # text rows above the hint row
+HINT_Y = BODY_Y + BODY_LINES * LINE_H  # the hint row (glyph rows 55-61)
 
 
 def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -74,7 +77,7 @@ def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = 
     on every screen, so a new title costs only the columns whose letters differ. A
     text with an accent above its cell (Polish, Czech) sits a row lower, the accent
     on the top row, so nothing is cut."""
-    draw.rectangle((0, 0, WIDTH - 1, BAR_H - 1), fill=1)
+    bar(image, (0, 0, WIDTH - 1, BAR_H - 1))
     width = WIDTH - 2 - (text_width(right) + 2 if right else 0)
     title = fit(text, width)
     draw_text(image, (1, int(raised(title))), title, fill=0)
@@ -82,9 +85,20 @@ def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = 
         draw_text(image, (WIDTH - text_width(right), int(raised(right))), right, fill=0)
 
 
+def _highlight(image: Image.Image, x: int, y: int, text: str, right: int) -> None:
+    """``text`` inverted on a bar from ``x - 1`` to ``right``, in the row whose glyphs
+    start at ``y``: the bar takes the mark row and the glyph rows (y - 1 to y + 6), so a
+    blank row stays between it and the lines above and below. Text without a mark sits
+    a row higher, a white row under its feet; text with one keeps its row, the mark on
+    the bar's top row."""
+    bar(image, (x - 1, y - 1, right, y + GLYPH_H - 1))
+    draw_text(image, (x, y - 1 + int(raised(text))), text, fill=0)
+
+
 def _turn_bar(image: Image.Image, draw: ImageDraw.ImageDraw, bar: dict[str, Any]) -> None:
     """Whose turn it is and its number: the resting screen's bar, kept by every screen
     of the turn."""
+    # Translators: the turn number at the right of the title bar, about 8 characters.
     _bar(image, draw, str(bar["turn"]), _("turn {number}").format(number=bar["number"]))
 
 
@@ -135,20 +149,19 @@ def menu(m: dict[str, Any]) -> Image.Image:
     for row, line in enumerate(text, first):
         _line(image, row, line)
     items, cursor = m["items"], m.get("cursor", 0)
-    rows = BODY_LINES - len(text)  # with a heading row, page 7 holds the last item
+    rows = ROWS - first - len(text)
     top = min(max(0, cursor - rows + 1), max(0, len(items) - rows))
     for i, label in enumerate(items[top:top + rows]):
         row, index = first + len(text) + i, top + i
         y = BODY_Y + row * LINE_H
-        if index == cursor:  # inverted like the title bar: its page exactly
-            draw.rectangle((0, y - 1, MENU_LABEL + 1, y + PAGE_H - 2), fill=1)
-            draw_text(image, (2, y - 1), fit(label, MENU_LABEL), fill=0)
+        if index == cursor:  # inverted like the title bar
+            _highlight(image, 2, y, fit(label, MENU_LABEL), MENU_LABEL + 1)
         else:
             draw_text(image, (2, y), fit(label, MENU_LABEL))
     if top > 0:
-        draw_text(image, (WIDTH - 6, BODY_Y + (first + len(text)) * LINE_H), "▲")
+        draw_text(image, (WIDTH - 5, BODY_Y + (first + len(text)) * LINE_H), "▲")
     if top + rows < len(items):
-        draw_text(image, (WIDTH - 6, BODY_Y + (first + BODY_LINES - 1) * LINE_H), "▼")
+        draw_text(image, (WIDTH - 5, BODY_Y + (ROWS - 1) * LINE_H), "▼")
     return image
 
 
@@ -157,7 +170,7 @@ def text_screen(m: dict[str, Any]) -> Image.Image:
     first = _heading(image, draw, m, m["title"], m.get("right", ""))
     hint = m.get("hint", "")
     lines = clip([line for t in m.get("lines", []) for line in wrap(t, WIDTH)],
-                 BODY_LINES - (1 if hint else 0))
+                 ROWS - first - (1 if hint else 0))
     for row, line in enumerate(lines, first):
         _line(image, row, line)
     _hint(image, hint)
@@ -173,16 +186,19 @@ def status(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
     _turn_bar(image, draw, m)
     det = m["detection"]
+    # Translators: a 3-letter label before the detection track on the status screen.
     _line(image, 0, _("Det"))
     _boxes(draw, 20, BODY_Y + 1, det["space"], 12)
-    draw.rectangle((_BEAT_X, PAGE_H, WIDTH - 1, 4 * PAGE_H - 1), fill=1)  # pages 1-3
+    bar(image, (_BEAT_X, BAR_H, WIDTH - 1, BODY_Y + LINE_H + 2 * GLYPH_H))  # rows 1-2
     box_w = WIDTH - _BEAT_X
+    # Translators: above the value a roll must beat, in a 31-px box (5 characters).
     beat = _("beat")
     draw_text(image, (_BEAT_X + (box_w - text_width(beat) + 1) // 2, BODY_Y), beat, fill=0)
     value = str(det["value"])
     draw_text(image, (_BEAT_X + (box_w - text_width(value, 2) + 2) // 2, BODY_Y + LINE_H),
               value, fill=0, scale=2)
     draw_text(image, (0, BODY_Y + LINE_H), fit(m["ships"], _BEAT_X - 2))
+    # Translators: a 3-letter label before the engine control slots (Japanese: 制御).
     _line(image, 2, _("Eng"))
     end = _boxes(draw, 20, BODY_Y + 2 * LINE_H + 1, m["engine_control"], 6)
     draw_text(image, (end + 3, BODY_Y + 2 * LINE_H), f"{m['engine_control']}/6")
@@ -209,8 +225,8 @@ def roll(m: dict[str, Any]) -> Image.Image:
     where "rolling" was. Everything but the face and that word is the same in every
     step, so an animation step sends a few dozen bytes, not a frame."""
     image, draw = _canvas()
-    first = _heading(image, draw, m, m["purpose"])  # with a heading, all a page lower
-    top = _DIE_Y + first * PAGE_H
+    first = _heading(image, draw, m, m["purpose"])  # with a heading, all a row lower
+    top = _DIE_Y + first * LINE_H
     frame = m.get("frame")
     centarious = m["die"] == "centarious"
     x = _ROLL_X
@@ -233,7 +249,7 @@ def roll(m: dict[str, Any]) -> Image.Image:
     if result:
         scale = 2 if text_width(result, 2) <= WIDTH - x else 1
         if m.get("alarm"):  # detected: the one result drawn inverted
-            draw.rectangle((x - 2, y - 1, WIDTH - 1, y + GLYPH_H * scale), fill=1)
+            bar(image, (x - 2, y - 1, WIDTH - 1, y + GLYPH_H * scale))
             draw_text(image, (x, y), result, fill=0, scale=scale)
         else:
             draw_text(image, (x, y), result, scale=scale)
@@ -242,18 +258,30 @@ def roll(m: dict[str, Any]) -> Image.Image:
 
 def card(m: dict[str, Any]) -> Image.Image:
     """The card's name centred, a rule, its text and who has it. Under a turn's bar
-    the title row takes the rule's page: the centred name still stands apart."""
+    the title row takes the rule's row: the centred name still stands apart. A gloss
+    (the name in the table's words under a printed English one) follows the name where
+    the text leaves room. A card whose text would not fit drops the rule, and under a bar its name takes the title's
+    row (and the kind's): the card's own words come before the screen's."""
     image, draw = _canvas()
-    top = _heading(image, draw, m, m["title"], _("EVENT") if m["kind"] == "event" else _("PART"))
+    # Translators: the card's kind at the right of its title row: short (6 characters).
+    kind = _("EVENT") if m["kind"] == "event" else _("PART")
     names = clip(wrap(m["name"], WIDTH), 2)  # "Quantum Error Correction" takes two lines
+    text = wrap(m["text"], WIDTH)
+    title = m["title"]
+    heading = 1 if m.get("bar") else 0
+    if m.get("gloss") and heading + len(names) + 1 + len(text) <= BODY_LINES:
+        names.append(fit(m["gloss"], WIDTH))  # the name in the table's words, where it fits
+    if heading and 1 + len(names) + len(text) > BODY_LINES:
+        (title, *names), kind = names, ""  # the kind word too gives way to the name
+    top = _heading(image, draw, m, title, kind)
     for row, line in enumerate(names, top):
         draw_centered(image, BODY_Y + row * LINE_H, line)
     first = top + len(names)
-    if not top:
-        rule = BODY_Y + first * LINE_H + 3  # a page of its own under the name
+    if not top and first + 1 + len(text) <= BODY_LINES:
+        rule = BODY_Y + first * LINE_H + 3  # a row of its own under the name
         draw.line((8, rule, WIDTH - 9, rule), fill=1)
         first += 1
-    for row, line in enumerate(clip(wrap(m["text"], WIDTH), BODY_LINES - first), first):
+    for row, line in enumerate(clip(text, BODY_LINES - first), first):
         _line(image, row, line)
     footer = m.get("footer", "")
     if footer:
@@ -264,8 +292,8 @@ def card(m: dict[str, Any]) -> Image.Image:
 def _message(title: str, text: str, hint: str) -> Image.Image:
     image, draw = _canvas()
     _bar(image, draw, title)
-    lines = clip(wrap(text, WIDTH - 4), BODY_LINES - 1)
-    top = BODY_Y + (BODY_LINES - 1 - len(lines)) // 2 * LINE_H
+    lines = clip(wrap(text, WIDTH - 4), BODY_LINES)
+    top = BODY_Y + (BODY_LINES - len(lines)) // 2 * LINE_H
     for row, line in enumerate(lines):
         draw_centered(image, top + row * LINE_H, line)
     _hint(image, hint)
@@ -282,16 +310,16 @@ def undo(m: dict[str, Any]) -> Image.Image:
 
 def _pages_hint(image: Image.Image, m: dict[str, Any]) -> None:
     """OK at the bottom right; "▼ more" at the left while story pages follow."""
-    draw_text(image, (WIDTH - 2 - text_width("OK"), HEIGHT - CELL_H - 1), "OK")
+    draw_text(image, (WIDTH - 2 - text_width("OK"), HINT_Y), "OK")
     if m.get("pages", 1) > 1 and not m.get("page"):
-        draw_text(image, (2, HEIGHT - CELL_H - 1), _("▼ story"))
+        draw_text(image, (2, HINT_Y), _("▼ story"))
 
 
 def _story_page(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
     _bar(image, draw, m["title"], f"{m['page']}/{m['pages'] - 1}")
     for row, line in enumerate(clip([x for t in m["lines"] for x in wrap(t, WIDTH)],
-                                    BODY_LINES - 1)):
+                                    BODY_LINES)):
         _line(image, row, line)
     if m.get("chart"):
         _chart(draw, m["chart"], BODY_Y + len(m["lines"]) * LINE_H, HINT_Y - 2)
@@ -331,7 +359,7 @@ def end(m: dict[str, Any]) -> Image.Image:
     word = _("WON!") if won else _("LOST")
     draw_centered(image, 4 if _latin(word) else 8, word, scale=3 if _latin(word) else 2)
     for row, line in enumerate(clip(wrap(m["reason"], WIDTH - 4), 2)):
-        draw_centered(image, 28 + row * CELL_H, line)
+        draw_centered(image, 28 + row * LINE_H, line)
     turns = ngettext("{n} turn", "{n} turns", m["turns"]).format(n=m["turns"])
     # Translators: two facts side by side on the end screen ("12 turns, 25 min"); the
     # separator is the language's own (Japanese: 、).
@@ -347,7 +375,7 @@ def qno(m: dict[str, Any]) -> Image.Image:
     """The effective top big, then value and direction, and everyone's card count."""
     image, draw = _canvas()
     _turn_bar(image, draw, m)
-    draw_text(image, (2, BODY_Y), f"|{m['state']}>", scale=2)  # pages 1-2
+    draw_text(image, (2, BODY_Y), f"|{m['state']}>", scale=2)  # body rows 0-1
     arrow = "→" if m["direction"] > 0 else "←"
     draw_text(image, (66, BODY_Y), fit(m["value"], WIDTH - 66))
     draw_text(image, (66, BODY_Y + LINE_H), _("play {arrow}").format(arrow=arrow))
@@ -359,15 +387,16 @@ def qno(m: dict[str, Any]) -> Image.Image:
         if x + w > WIDTH:
             x, y = 0, y + LINE_H
         if i == m["current"]:
-            draw.rectangle((x, y - 1, x + w - 2, y + CELL_H - 1), fill=1)
-        draw_text(image, (x + 1, y), cell, fill=0 if i == m["current"] else 1)
+            _highlight(image, x + 1, y, cell, x + w - 2)
+        else:
+            draw_text(image, (x + 1, y), cell)
         x += w + 1
     draw_text(image, (0, HINT_Y), _("Pile {pile}  Discards {discards}").format(
         pile=m["pile"], discards=m["discards"]))
     return image
 
 
-_WIRES = (BODY_Y + 14, BODY_Y + 38)  # y of q0 (top, as Qiskit draws) and q1
+_WIRES = (BODY_Y + 13, BODY_Y + 37)  # y of q0 (top, as Qiskit draws) and q1
 _COL_X0, _COL_W = 14, 9
 
 
@@ -415,7 +444,7 @@ def qno_end(m: dict[str, Any]) -> Image.Image:
     draw_centered(image, 4, _("{winner} WINS").format(winner=m["winners"][0])
                   if len(m["winners"]) == 1 else _("SHARED WIN"), scale=2)
     for row, line in enumerate(clip(wrap(m["reason"], WIDTH - 4), 2)):
-        draw_centered(image, 24 + row * CELL_H, line)
+        draw_centered(image, 24 + row * LINE_H, line)
     turns = ngettext("{n} turn", "{n} turns", m["turns"]).format(n=m["turns"])
     draw_centered(image, 44, fit(_("{turns}, ends |{state}>").format(turns=turns,
                                                                       state=m["state"]),
@@ -425,7 +454,7 @@ def qno_end(m: dict[str, Any]) -> Image.Image:
 
 
 _GRID_X, _GRID_Y, _PITCH, _CELL = 0, BODY_Y + 1, 18, 17  # 3x3 planets of 17 px
-_PANEL_X = 3 * _PITCH + 4  # the text right of the grid: 11 characters
+_PANEL_X = 3 * _PITCH + 2  # the text right of the grid: 12 characters
 
 
 def _planet_grid(image: Image.Image, draw: ImageDraw.ImageDraw, planets: list[str]) -> None:
@@ -436,7 +465,7 @@ def _planet_grid(image: Image.Image, draw: ImageDraw.ImageDraw, planets: list[st
         x, y = _GRID_X + col * _PITCH, _GRID_Y + row * _PITCH
         box = (x, y, x + _CELL - 1, y + _CELL - 1)
         if shown.startswith("F"):
-            draw.rectangle(box, fill=1)
+            bar(image, box)
             draw_text(image, (x + 4, y + 2), shown[1:], fill=0, scale=2)
         elif shown.startswith("~"):
             draw.rectangle(box, outline=1)
@@ -452,9 +481,9 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, row: int, text: str,
     y = BODY_Y + row * LINE_H
     text = fit(text, WIDTH - _PANEL_X)
     if inverted:
-        draw.rectangle((_PANEL_X - 1, y - 1, _PANEL_X + text_width(text) - 1, y + CELL_H - 1),
-                       fill=1)
-    draw_text(image, (_PANEL_X, y), text, fill=0 if inverted else 1)
+        _highlight(image, _PANEL_X, y, text, _PANEL_X + text_width(text) - 1)
+    else:
+        draw_text(image, (_PANEL_X, y), text)
 
 
 def qlanet(m: dict[str, Any]) -> Image.Image:
@@ -463,10 +492,15 @@ def qlanet(m: dict[str, Any]) -> Image.Image:
     image, draw = _canvas()
     turn = m["turn"]
     _bar(image, draw, _("Camp {camp} to play").format(camp=turn) if turn is not None else "QLANET",
+         # Translators: QLANET's move number at the right of the title bar (short).
          _("mv {number}").format(number=m["number"]))
     _planet_grid(image, draw, m["planets"])
     for camp in (0, 1):
+        # Translators: a camp's total cost beside the planet grid, 12 characters with a
+        # three-digit cost (Polish "O0 koszt 100").
         _panel(image, draw, camp, _("C{camp} cost {cost}").format(camp=camp, cost=m["costs"][camp]), inverted=camp == turn)
+    # Translators: beside the planet grid, 12 characters a line: planets fixed for camp
+    # 0 and camp 1; "last:" heads the last move, on the line below it.
     _panel(image, draw, 2, _("fixed {zero}:{one}").format(zero=m["fixed"][0], one=m["fixed"][1]))
     if m.get("last"):
         _panel(image, draw, 4, _("last:"))
@@ -489,6 +523,8 @@ def qlanet_end(m: dict[str, Any]) -> Image.Image:
         _panel(image, draw, row, line)
     for camp in (0, 1):
         _panel(image, draw, 3 + camp, _("C{camp} cost {cost}").format(camp=camp, cost=m["costs"][camp]))
+    # Translators: the end screen's hint beside the planet grid, 11 characters at most:
+    # DOWN shows the story of the game, OK leaves.
     hint = _("▼ story OK") if m.get("pages", 1) > 1 else "OK"
     draw_text(image, (WIDTH - text_width(hint), HINT_Y), hint)
     return image
@@ -522,7 +558,7 @@ def qlanet_secret(m: dict[str, Any]) -> Image.Image:
     for secret in secrets:
         panel.append((_secret_head(secret), True))
         panel += [(line, False) for line in _ket_lines(secret["code"], WIDTH - _PANEL_X)]
-    if len(panel) <= BODY_LINES and all(text_width(t) <= WIDTH - _PANEL_X for t, _head in panel):
+    if len(panel) <= ROWS and all(text_width(t) <= WIDTH - _PANEL_X for t, _head in panel):
         _planet_grid(image, draw, m["planets"])
         if not secrets:  # two short lines where a language needs more than 11 columns
             for row, line in enumerate(clip(wrap(_("no secret"), WIDTH - _PANEL_X), 2)):
@@ -539,11 +575,11 @@ def qlanet_secret(m: dict[str, Any]) -> Image.Image:
         else:
             rows.append((head, True))
             rows += [(line, False) for line in _ket_lines(secret["code"], WIDTH)]
-    for row, (text, head) in enumerate(clip(rows, BODY_LINES)):
+    for row, (text, head) in enumerate(clip(rows, ROWS)):
         if head:
-            draw.rectangle((0, BODY_Y + row * LINE_H - 1, text_width(text) - 1,
-                            BODY_Y + row * LINE_H + CELL_H - 1), fill=1)
-        draw_text(image, (0, BODY_Y + row * LINE_H), text, fill=0 if head else 1)
+            _highlight(image, 1, BODY_Y + row * LINE_H, text, text_width(text))
+        else:
+            draw_text(image, (0, BODY_Y + row * LINE_H), text)
     return image
 
 

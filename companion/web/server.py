@@ -182,11 +182,12 @@ class Pairing:
         with self._lock:
             if self._pin is None or self.clock() >= self._until:
                 self._pin = None
-                return None, "no PIN on the box's screen: choose Web PIN in its menu"
+                # Translators: the page's answers to a phone pairing with the box (shown on the page).
+                return None, i18n._("no PIN on the box's screen: choose Web PIN in its menu")
             if not hmac.compare_digest(pin.encode(), self._pin.encode()):
                 self._wrong += 1
                 if self._wrong < PIN_TRIES:
-                    return None, "wrong PIN"
+                    return None, i18n._("wrong PIN")
                 self._pin, burned = None, True
             else:
                 self._pin = None
@@ -200,7 +201,7 @@ class Pairing:
             log.warning("web PIN burned after %d wrong guesses", PIN_TRIES)
             if self.on_burn is not None:
                 self.on_burn()
-        return None, "too many wrong PINs: this one is blocked; the box offers a new one"
+        return None, i18n._("too many wrong PINs: this one is blocked; the box offers a new one")
 
     def paired(self, token: str | None) -> bool:
         if not token:
@@ -387,7 +388,7 @@ class _Qasm(Handler):
     async def get(self) -> None:
         snap = json.loads(await self.server.current())
         if snap.get("game") != "qno":
-            self.deny(404, "no QNO game in play")
+            self.deny(404, i18n._("no QNO game in play"))
         self.set_header("Content-Type", "text/plain; charset=utf-8")
         self.set_header("Content-Disposition", 'attachment; filename="qno-game.qasm"')
         self.finish(snap["qasm"])
@@ -452,11 +453,11 @@ class _Post(Handler):
         cookie = self.get_cookie(CSRF_COOKIE)
         header = self.request.headers.get(CSRF_HEADER)
         if not cookie or not header or not hmac.compare_digest(cookie, header):
-            self.deny(403, "missing or wrong CSRF token: reload the page")
+            self.deny(403, i18n._("the page is out of date: reload it"))
         if self.request.headers.get("Content-Type", "").split(";")[0] != "application/json":
             self.deny(415, "send JSON")
         if not bucket.take(self.request.remote_ip or "?"):
-            self.deny(429, "too many requests: slow down")
+            self.deny(429, i18n._("too many requests: slow down"))
         try:
             body = json.loads(self.request.body or b"null")
         except (ValueError, UnicodeDecodeError, RecursionError):  # incl. nesting too deep
@@ -466,13 +467,18 @@ class _Post(Handler):
         return body
 
 
+def _watch_only(s: Any) -> str:
+    """Why a page may not press the box's buttons, in the table's language."""
+    return i18n._("this page may only watch") if s.pairing is None else \
+        i18n._("pair this browser first (the PIN is on the box's screen)")
+
+
 class _Input(_Post):
     def post(self) -> None:
         s = self.server
         body = self.check_post(s.input_bucket)
         if s.inputs is None or not s.may_play(self):
-            self.deny(403, "this page may only watch" if s.pairing is None
-                      else "pair this browser first (the PIN is on the box's screen)")
+            self.deny(403, _watch_only(s))
         event = s.event(body)
         if s.pairing is not None:  # a phone, not the box's own buttons
             event = dataclasses.replace(event, remote=True)
@@ -490,12 +496,11 @@ class _Hint(_Post):
         s = self.server
         self.check_post(s.hint_bucket)
         if not s.may_play(self):
-            self.deny(403, "this page may only watch" if s.pairing is None
-                      else "pair this browser first (the PIN is on the box's screen)")
+            self.deny(403, _watch_only(s))
         await s.current()  # the position is kept by the game thread's publishing
         game = s.publisher.position()
         if game is None:
-            self.deny(404, "no Entanglion game in play")
+            self.deny(404, i18n._("no Entanglion game in play"))
         if s.hint_job is None or s.hint_job[0] is not game:
             loop = asyncio.get_running_loop()
             s.hint_job = (game, loop.run_in_executor(None, _hint_page, game))
@@ -521,10 +526,10 @@ class _Pair(_Post):
         s = self.server
         body = self.check_post(s.pair_bucket)
         if s.pairing is None:
-            self.deny(404, "control from a browser is off on this box")
+            self.deny(404, i18n._("control from a browser is off on this box"))
         pin = body.get("pin")
         if not isinstance(pin, str) or len(pin) > 16:
-            self.deny(400, "pin must be the digits on the box's screen")
+            self.deny(400, i18n._("the PIN is the digits on the box's screen"))
         token, why = s.pairing.attempt(pin)
         if token is None:
             self.deny(403, why)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..games.entanglion import board
+from ..games.entanglion import board, words
 from .. import i18n
 from ..games.common import GAMES, ui_for
 from ..i18n import _
@@ -317,7 +317,7 @@ def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
                                                    "other ship is on |1⟩")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}" '
            f'role="img" aria-label="{escape(label)}" class="board">']
-    names = ("Centarious", "Superious", "Entanglion")
+    names = (_("Centarious"), _("Superious"), "Entanglion")
     out.append("".join(_t(x, y, name, "galaxy", SMALLEST + 1)
                        for (x, y), name in zip(_GALAXY_CAPTIONS, names)))
     out += _legend()
@@ -337,7 +337,8 @@ def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
 
 
 def _pretty(name: str) -> str:
-    return name.replace("_", " ").title()
+    """A component's name as the table's language prints it."""
+    return words.name(name)
 
 
 def _track(detection: Mapping[str, Any], y: float) -> list[str]:

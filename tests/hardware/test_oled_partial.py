@@ -72,10 +72,11 @@ def test_partial_frames_leave_the_same_panel_ram_as_full_frames(game_frames, dri
     full_bits, part_bits = full_bus.i2c[1].bits, part_bus.i2c[1].bits
     print(f"{driver} rotate={rotate}: {len(game_frames)} frames, bus time "
           f"{full_bus.i2c[1].bus_ms():.0f} ms full, {part_bus.i2c[1].bus_ms():.0f} ms partial")
-    # A guard that partial frames keep saving what the page-aligned layouts give (0.60 of
-    # the full frames' bus time over this game); the goal (<= 0.7 of a full frame per
-    # input) is a figure of bench/bus.py, not an assertion.
-    assert part_bits < 0.65 * full_bits
+    # A guard that partial frames keep saving what the layouts give (0.60 of the full
+    # frames' bus time over this game with 8-px lines inside the panel's pages, 0.71 with
+    # the 9-px lines the accents need); the goal (<= 0.7 of a full frame per input) is a
+    # figure of bench/bus.py, not an assertion.
+    assert part_bits < 0.75 * full_bits
 
 
 def test_after_a_fault_the_next_frame_goes_out_whole():

@@ -227,3 +227,55 @@ def test_wrap_never_loses_text_or_overflows_a_line_whatever_the_input(text, widt
     assert "".join(text.split()) == "".join("".join(lines).split())
     # A line wider than the width is only ever a single character that cannot fit.
     assert all(text_width(line) <= width or len(line) == 1 for line in lines)
+
+
+# --- the large (14x14) glyphs -------------------------------------------------
+
+
+def _catalog_characters() -> set[str]:
+    import re
+
+    root = Path(__file__).resolve().parents[2] / "companion" / "locale" / "ja" / "LC_MESSAGES"
+    text = "".join(p.read_text(encoding="utf-8") for p in root.glob("*.po"))
+    used = "".join(re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', text, re.M))
+    return {c for c in used if font._in_wide_blocks(c) and c in wide_glyphs()}
+
+
+def test_every_japanese_catalog_character_has_a_large_glyph():
+    """A word drawn at 2x takes the 14x14 glyph; a character the file lacks would fall
+    back to the 7x7 one doubled: regenerate with docs/make_japanese_large.py."""
+    lacking = sorted(_catalog_characters() - set(font.large_glyphs()))
+    assert not lacking, f"no large glyph for {''.join(lacking)}"
+
+
+def test_twice_the_size_draws_the_14_pixel_glyph_in_the_doubled_box():
+    image = Image.new("1", (16, 16))
+    draw_text(image, (0, 0), "勝", scale=2)
+    doubled = Image.new("1", (16, 16))
+    mask = Image.frombytes("1", (8, 7), wide_glyphs()["勝"]).resize((16, 14))
+    doubled.paste(1, (0, 0), mask)
+    assert lit(image) and lit(image) != lit(doubled)
+    assert max(x for x, _ in lit(image)) <= 13 and max(y for _, y in lit(image)) <= 13
+
+
+def test_the_large_converter_reproduces_the_committed_file():
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "make_japanese_large", root / "docs" / "make_japanese_large.py")
+    converter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(converter)
+    if not Path(converter.DEFAULT_FONT).exists():
+        pytest.skip(f"{converter.DEFAULT_FONT} is not installed (Debian xfonts-shinonome)")
+    data = resources.files("companion.views").joinpath("japanese14.bin").read_bytes()
+    assert converter.encode(converter.build(converter.DEFAULT_FONT)) == data
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"XXXX\x00\x00", "magic"),
+    (b"JG14\x00\x01\x30\x42" + bytes(27), "bytes"),
+    (b"JG14\x00\x01\x00\x41" + bytes(28), "outside"),
+    (b"JG14\x00\x01\x30\x42" + b"\x00\x01" + bytes(26), "gap columns"),
+])
+def test_a_damaged_large_file_is_refused(data, message):
+    with pytest.raises(ValueError, match=message):
+        font.parse_large(data)

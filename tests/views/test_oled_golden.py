@@ -66,7 +66,7 @@ SCREENS = {
     "turn-notice": {"screen": "text", "title": "Rubicon plays CNOT",
                     "bar": {"turn": "Mercurial", "number": 16},
                     "lines": ["CNOT: PHI+", "Orbital 8: evaded", "Tunnel: keep it",
-                              "Engine slots cleared", "Rubicon take H"],
+                              "Rubicon take H"],
                     "hint": "▼ more  OK", "details": ["(the details pages)"]},
     "turn-menu": {"screen": "menu", "title": "Mercurial: your move",
                   "bar": {"turn": "Mercurial", "number": 5},

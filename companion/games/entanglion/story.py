@@ -130,7 +130,10 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
         n=n, cause=_(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause)
               for cause, n in sorted(st["detections"].items(), key=lambda kv: -kv[1])] \
         or [_("none!")]
-    out = [(_("The story"), first), (_("Detected by"), causes)]
+    out = [(_("The story"), first),
+           # Translators: a story page's title; its lines list the causes ("3x orbital
+           # defence").
+           (_("Detected by"), causes)]
     for ship, comps in st["retrieved"].items():
         names = [part(c) for c in comps]
         for i in range(0, len(names), 5):
@@ -156,14 +159,20 @@ def analysis_pages(analysis: dict[str, Any] | None) -> list[dict[str, Any]]:
         return []
     c = analysis["costliest"]
     if c is None:
+        # Translators: one sentence over two screen lines of 21 characters ("Every
+        # choice was as good as the box's"); split yours where it reads best.
         lines = [_("Every choice was as"), _("good as the box's")]
     else:
         lines = [_("Turn {number}, {ship}:").format(number=c["turn"],
                                                      ship=str(c["player"]).capitalize()),
+                 # Translators: between the move played (the line above) and the
+                 # better one (the line below), each with its chance to win.
                  f"{c['played']} ({_pct(c['played_win'])})", _("instead of"),
                  f"{c['best']} ({_pct(c['best_win'])})"]
     return [{"title": _("Costliest choice"), "lines": lines},
-            {"title": _("Chance to win"), "lines": [_("at each choice, played well")],
+            {"title": _("Chance to win"),
+             # Translators: under the title "Chance to win", above its chart.
+             "lines": [_("at each choice, played well")],
              "chart": list(analysis["chart"])}]
 
 
@@ -217,14 +226,15 @@ def text(st: dict[str, Any]) -> list[str]:
                difficulty=_(difficulty) if difficulty else st["start_space"])]
     if st["options"]:
         out.append(_("Options: {options}").format(
+            # Translators: between the items of a list on one line (Japanese: 、).
             options=_(", ").join(_option(k, v) for k, v in st["options"].items())))
     out.append(_("Components aboard: {parts}/8").format(parts=st["parts"]))
     for ship, comps in st["retrieved"].items():
         out.append("  " + _("{ship} retrieved {components}").format(
-            ship=ship.capitalize(), components=", ".join(name(c) for c in comps)))
+            ship=ship.capitalize(), components=_(", ").join(name(c) for c in comps)))
     out.append(_("Rolls: {rolls} made, {failed} failed").format(rolls=st["rolls"],
                                                                failed=st["failed"]))
-    causes = ", ".join(f"{_cause(cause)} {n}" for cause, n in st["detections"].items())
+    causes = _(", ").join(f"{_cause(cause)} {n}" for cause, n in st["detections"].items())
     out.append(_("Detections: {n}").format(n=sum(st["detections"].values()))
                + (f" ({causes})" if causes else "")
                + _(", track peaked at space {space}").format(space=st["peak"]))

@@ -33,7 +33,7 @@ from .explain import explain
 from .setup_steps import SETUP_STEPS
 from .story import pages as story_pages
 from .story import story
-from .words import NAMES, PART, name, part
+from .words import NAMES, gloss, name, part
 
 _, ngettext, pgettext = for_catalog("entanglion")
 
@@ -322,7 +322,7 @@ def end_screen(g: Entanglion, page: int = 0, told: dict[str, Any] | None = None
 def _card_screen(kind: str, key: str, title: str, footer: str) -> dict[str, Any]:
     text = EVENT_TEXT[key] if kind == "event" else COMPONENT_TEXT[key]
     return {"screen": "card", "kind": kind, "title": title, "name": name(key),
-            "text": _(text), "footer": footer}
+            "gloss": gloss(key), "text": _(text), "footer": footer}
 
 
 def _roll_screen(e: dict[str, Any]) -> dict[str, Any]:
@@ -444,10 +444,10 @@ def _text(title: str, lines: list[str], hint: str = "", **extra: Any) -> dict[st
 
 
 def _take(ship: str | None, cards: list[str]) -> str:
-    return _("{ship} take {cards}").format(ship=who(ship), cards=", ".join(cards))
+    return _("{ship} take {cards}").format(ship=who(ship), cards=_(", ").join(cards))
 
 
-SUMMARY_LINES = 5  # a text screen holds five lines above its hint
+SUMMARY_LINES = 4  # a text screen under the turn bar holds four lines above its hint
 
 
 class _Notices:
@@ -534,8 +534,8 @@ class _Notices:
                 title = _action_title(e)
             elif t == "move":
                 cause = e["cause"]
-                if cause == "orbital detection":
-                    lines.append((2, _("Jump to {where}").format(where=where(e['to']))))
+                if cause == "orbital detection":  # the board moved: as much as a take
+                    lines.append((1, _("Jump to {where}").format(where=where(e['to']))))
                 else:
                     lines.append((2, f"{card_name(cause)}: {where(e['to'])}"))
             elif t == "no_effect":
@@ -767,7 +767,8 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     o = odds.prompt_odds(g)
     said = purpose(p.get("purpose", ""))
     if k == "roll":
-        die = "d8" if p["die"] == "d8" else "Centarious"
+        # Translators: the galaxy's name as your edition prints it (Czech: Centarius).
+        die = "d8" if p["die"] == "d8" else _("Centarious")
         lines = [_("{ship}: roll {die}").format(ship=who(p['player']), die=die),
                  _("for {purpose}").format(purpose=said)]
         return lines + ([_need_line(o)] if o is not None else [])
@@ -791,8 +792,12 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     if k == "quantum_gates":
         return [_("Drew {cards}: keep one").format(cards=' '.join(p['drawn']))]
     if k == "discard":
+        # Translators: one sentence over two screen lines ("Hand limit 3: tap or /
+        # choose a card"): tap a card on a pad, or choose one in the menu below.
         return [_("Hand limit {limit}: tap or").format(limit=p['limit']), _("choose a card")]
     if k == "draw":
+        # Translators: two screen lines: "Mercurial draws:" / "tap it or choose" (the
+        # drawn card on a pad, or choose it in the menu below).
         return [_("{ship} draws:").format(ship=who(p['player'])), _("tap it or choose")]
     return []
 
@@ -908,6 +913,9 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
             safe = dest[0] == dest[1] and GALAXY[dest[0]] == "entanglion" \
                 and dest[0] != s.pos[0] and not probe
             label = _fitting(names, _probe_suffixes(probe) if probe else
+                             # Translators: "safe" ends a 20-character menu item after a
+                             # move such as "CNOT→OMEGA2" (12 characters): no roll can go
+                             # wrong; 8 characters at most.
                              [" " + _("safe")] if safe else [""])
         return Item(label, _asking_to_leave(g, act["card"], act["player"], act),
                     targets, _risk(g, act, o))

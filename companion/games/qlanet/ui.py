@@ -227,6 +227,9 @@ def peek_warning(g: Qlanet, seat_: int) -> dict[str, Any]:
     other = 1 - seat_
     return {"screen": "text", "title": _("{camp}'s secret").format(camp=camp(seat_)),
             "lines": [_("{camp}: look away!").format(camp=camp(other)),
+                      # Translators: one sentence over two screen lines of 21
+                      # characters: hold the EXCHANGE button to show the secret, let go
+                      # to hide it again.
                       _("Hold EXCHANGE to show,"), _("let go to hide it."),
                       _("OK: back to the game")], "hint": ""}
 

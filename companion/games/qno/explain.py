@@ -72,6 +72,7 @@ def narrate(result: dict[str, Any], label: Callable[[str], str] = label) -> Iter
         elif t == "game_over":
             why = e["reason"]
             yield _("Game over: player(s) {players} win ({reason}).").format(
+                # Translators: between the items of a list on one line (Japanese: 、).
                 players=_(", ").join(map(str, e["winners"])), reason=_(why))
     if result["pending"]:
         yield _("Waiting for player {player}: {kind}.").format(

@@ -395,6 +395,8 @@ def _prompt(g: Qno) -> dict[str, Any]:
                           for o in p["options"]]}
     if kind == "drawn":
         return {"title": _("{player}: drew a card").format(player=who(pl)),
+                # Translators: continued by the menu item below it ("Keep it"): tap the
+                # drawn card to play it, or keep it.
                 "text": [_("Tap it to play it, or")],
                 "items": [Item(_("Keep it"), {"player": pl, "do": "pass"})]}
     raise ValueError(f"unknown prompt {kind!r}")
