@@ -224,6 +224,10 @@ def test_may_play_variant_plays_the_drawn_card_or_keeps_it():
     g.push({"do": "draw"})
     g.push({"do": "take", "card": "10_9"})  # does not fit: the turn just ends
     assert g.pending is None and g.state.turn == 2
+    g = dealt([["11_2"], []], "00_5", drawn_card="may_play")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_5"})  # another state, the same value: it fits
+    assert g.pending == {"kind": "drawn", "player": 1, "card": "10_5"}
 
 
 def test_draw_until_playable_variant_keeps_the_turn():
@@ -299,6 +303,15 @@ def test_call_or_catch_variant():
     g.push({"player": 2, "do": "call"})
     g.push({"do": "play", "card": "00_3"})
     assert g.state.uncalled is None and g.check({"do": "catch", "target": 2}) == "Nobody to catch"
+
+
+def test_only_the_player_who_forgot_to_call_can_be_caught():
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4", "00_6"], ["10_3", "10_4"]], "00_5",
+              qno_call="call_or_catch")
+    g.push({"do": "play", "card": "00_1"})  # player 1 is down to one card, uncalled
+    assert g.check({"do": "catch", "player": 3, "target": 2}) == "Nobody to catch"
+    assert g.check({"do": "catch", "player": 3}) == "Nobody to catch"  # no one named
+    assert g.check({"do": "catch", "player": 3, "target": 1}) is None
 
 
 def test_empty_pile_is_reshuffled_from_the_discards_keeping_the_top():

@@ -1,0 +1,30 @@
+"""Copied by bench/mutation.py to the root of each game's mutmut folder as conftest.py.
+
+mutmut hands a mutant's tests to pytest as a set, so their order is arbitrary and a
+100-game property test can run before the rules test that fails in milliseconds. With
+``-x`` the first failure ends the run: run the quickest tests first (the durations
+mutmut recorded when it learned which tests reach which function)."""
+
+import json
+from pathlib import Path
+
+
+def pytest_collection_modifyitems(session, config, items):
+    try:
+        durations = json.loads(Path("mutmut-stats.json").read_text(encoding="utf-8"))["duration_by_test"]
+    except (OSError, ValueError, KeyError):
+        return  # the recording run itself: nothing measured yet
+    items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
+
+
+def pytest_configure(config):
+    # A mutant that loops while appending (an index set instead of stepped) would eat
+    # the machine's memory before mutmut's CPU limit stops it: cap each process at 3 GiB.
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = 3 << 30
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, ValueError, OSError):
+        pass
