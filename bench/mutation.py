@@ -129,7 +129,7 @@ def prepare(game: str) -> Path:
     return work
 
 
-def run(game: str, work: Path, jobs: int, minutes: float | None, games: int,
+def run(game: str, work: Path, jobs: int, minutes: float | None, games: int, examples: int,
         names: list[str] = ()) -> float:
     """``mutmut run`` in the game's folder (stopped after ``minutes``); seconds taken."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
@@ -139,6 +139,7 @@ def run(game: str, work: Path, jobs: int, minutes: float | None, games: int,
     # surviving mutant runs every test that reaches it, and under mutmut's trampolines
     # the default count costs minutes per survivor.
     env.update({var: str(games) for var in GAME_COUNTS})
+    env["COMPANION_MUTATION_EXAMPLES"] = str(examples)
     mutmut = Path(sys.executable).with_name("mutmut")
     cmd = [str(mutmut) if mutmut.exists() else "mutmut", "run", "--max-children", str(jobs),
            *names]
@@ -243,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants at a time (default 2)")
     parser.add_argument("--games", type=int, default=100,
                         help="random games per property test for each mutant (default 100)")
+    parser.add_argument("--examples", type=int, default=50,
+                        help="examples per hypothesis test for each mutant (default 50)")
     parser.add_argument("--minutes", type=float,
                         help="stop each game's run after this long (it resumes next time)")
     parser.add_argument("--retest", action="store_true",
@@ -268,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.retest and not names:
                 print(f"[{game}] no unexplained survivors to test again")
                 continue
-            seconds = run(game, work, args.jobs, args.minutes, args.games, names)
+            seconds = run(game, work, args.jobs, args.minutes, args.games, args.examples, names)
             print(f"  [{game}] {seconds / 60:.1f} minutes", flush=True)
         counts, unexplained, stale = summary(game)
         print(score_line(game, counts), flush=True)

@@ -3,18 +3,36 @@
 mutmut hands a mutant's tests to pytest as a set, so their order is arbitrary and a
 100-game property test can run before the rules test that fails in milliseconds. With
 ``-x`` the first failure ends the run: run the quickest tests first (the durations
-mutmut recorded when it learned which tests reach which function)."""
+mutmut recorded when it learned which tests reach which function).
+
+Like the random-game property tests' ``--games``, the hypothesis tests try at most
+``COMPANION_MUTATION_EXAMPLES`` examples each (``--examples``) instead of their hundreds."""
 
 import json
+import os
 from pathlib import Path
 
 
 def pytest_collection_modifyitems(session, config, items):
+    _cap_examples(items)
     try:
         durations = json.loads(Path("mutmut-stats.json").read_text(encoding="utf-8"))["duration_by_test"]
     except (OSError, ValueError, KeyError):
         return  # the recording run itself: nothing measured yet
     items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
+
+
+def _cap_examples(items):
+    cap = int(os.environ.get("COMPANION_MUTATION_EXAMPLES", "0"))
+    if cap <= 0:
+        return
+    from hypothesis import settings
+    for item in items:
+        test = getattr(item, "obj", None)
+        # Where @settings keeps a test's own settings; hypothesis reads it at each call.
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is not None and own.max_examples > cap:
+            test._hypothesis_internal_use_settings = settings(own, max_examples=cap)
 
 
 def pytest_configure(config):
