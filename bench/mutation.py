@@ -116,6 +116,9 @@ def prepare(game: str) -> Path:
         "pytest_add_cli_args": PYTEST_ARGS,
         "pytest_add_cli_args_test_selection": spec["tests"],
         "also_copy": ["examples", "hardware", "conftest.py"],
+        # A mutant that makes a game hang is stopped after 8 x (its tests' recorded time
+        # + 1 s) of wall clock; mutmut's default of 15 spends minutes on each hang.
+        "timeout_multiplier": 8.0,
         # The tests' own data files change with the tests: mutmut need not re-run all.
         "on_dependency_change": "ignore",
         "use_git_change_detection": False,
@@ -145,8 +148,11 @@ def run(game: str, work: Path, jobs: int, minutes: float | None, games: int, exa
            *names]
     log = open(work / "mutmut.log", "a", encoding="utf-8")
     t0 = time.perf_counter()
+    # SIGINT stops mutmut cleanly (it keeps its verdicts): a shell's background job
+    # starts with SIGINT ignored, so give mutmut the default back.
     proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         proc.wait(timeout=None if minutes is None else minutes * 60)
     except subprocess.TimeoutExpired:
