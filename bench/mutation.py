@@ -21,8 +21,12 @@ every verdict in the folder, so a run stopped by ``--minutes`` or Ctrl-C resumes
 it stopped, and only mutants of functions whose source changed are tested again.
 
 Against each mutant the random-game property tests play ``--games`` games (default 100)
-instead of the default suite's thousands, so the score is a lower bound of the whole
-suite's. The report counts mutants killed (a test failed), timed out (the tests ran far longer
+instead of the default suite's thousands, and the hypothesis tests try ``--examples``
+examples (default 50) instead of their hundreds, so the score is a lower bound of the
+whole suite's. mutmut hands pytest a mutant's tests unordered; the working folder's
+``conftest.py`` (``bench/mutation_conftest.py``) sorts them quickest first, so a mutant a
+rules test kills costs well under a second, and caps each process's memory so a mutant
+that loops while appending cannot take the machine's. The report counts mutants killed (a test failed), timed out (the tests ran far longer
 than unmutated: a hang, which counts as caught), survived, and not yet run. Survivors
 that cannot change any rule are listed in ``bench/mutation-equivalent.txt`` with the
 reason (one ``name : why`` a line); the score after triage leaves them out::
