@@ -97,13 +97,18 @@ def test_matching_by_effective_state_or_value_and_gates_always():
 
 def test_x_and_cnot_follow_the_tables_with_right_indexing():
     g = dealt([["X", "00_1"], ["CNOT", "00_1"]], "01_5")
-    g.push({"do": "play", "card": "X", "qubit": 1})
+    entries = g.push({"do": "play", "card": "X", "qubit": 1})
     assert g.state.top_state == "11" and g.state.top_value is None
+    # The story tells who played which gate on which qubit, and the state it made.
+    assert {"type": "gate", "player": 1, "card": "X", "qubit": 1, "before": "01",
+            "after": "11"} in entries
     g.push({"do": "play", "card": "CNOT"})  # a prompt for the control
     assert g.pending["kind"] == "qubit" and g.pending["gate"] == "CNOT"
-    g.push({"do": "choose", "value": 0})  # control q0 = 1: flip q1
+    entries = g.push({"do": "choose", "value": 0})  # control q0 = 1: flip q1
     assert g.state.top_state == "01"
     assert g.state.circuit[-1] == {"op": "cx", "control": 0, "target": 1}
+    assert {"type": "gate", "player": 2, "card": "CNOT", "qubit": 0, "before": "11",
+            "after": "01"} in entries
 
 
 @pytest.mark.parametrize("state, control, after", [
