@@ -431,3 +431,46 @@ def test_honour_hands_may_play_offers_the_drawn_card_at_once():
     g.pop()
     g.push({"do": "pass"})
     assert g.state.counts == [6, 5] and g.state.turn == 2
+
+
+def test_the_story_tells_every_step_in_order():
+    """The log is what the box tells players afterwards: each input's entries, exactly."""
+    g = dealt([["00_skip", "00_draw_two", "H", "01_3", "00_1"], ["00_2", "11_9"],
+               ["00_reverse", "00_7"]], "00_5", forced=[1])
+    story = [
+        ({"do": "play", "card": "00_skip"},
+         [{"type": "play", "player": 1, "card": "00_skip"}, {"type": "skip", "player": 2},
+          {"type": "turn", "player": 3, "number": 2}]),
+        ({"do": "play", "card": "00_reverse"},
+         [{"type": "play", "player": 3, "card": "00_reverse"},
+          {"type": "reverse", "direction": -1}, {"type": "qno", "player": 3},
+          {"type": "turn", "player": 2, "number": 3}]),
+        ({"do": "play", "card": "00_2"},
+         [{"type": "play", "player": 2, "card": "00_2"}, {"type": "qno", "player": 2},
+          {"type": "turn", "player": 1, "number": 4}]),
+        ({"do": "play", "card": "00_draw_two"},  # descending: player 3 is next
+         [{"type": "play", "player": 1, "card": "00_draw_two"},
+          {"type": "must_draw", "player": 3, "count": 2, "reason": "draw_two"}]),
+        ({"do": "take", "card": "10_1"},
+         [{"type": "drew", "player": 3, "count": 1, "reason": "draw_two", "card": "10_1"}]),
+        ({"do": "take", "card": "10_2"},  # then player 3 plays (no lost turn)
+         [{"type": "drew", "player": 3, "count": 1, "reason": "draw_two", "card": "10_2"},
+          {"type": "turn", "player": 3, "number": 5}]),
+        ({"do": "play", "card": "00_7"},
+         [{"type": "play", "player": 3, "card": "00_7"},
+          {"type": "turn", "player": 2, "number": 6}]),
+        ({"do": "draw"},
+         [{"type": "draw", "player": 2},
+          {"type": "must_draw", "player": 2, "count": 1, "reason": "draw"}]),
+        ({"do": "take", "card": "10_3"},
+         [{"type": "drew", "player": 2, "count": 1, "reason": "draw", "card": "10_3"},
+          {"type": "turn", "player": 1, "number": 7}]),
+        ({"do": "play", "card": "H", "qubit": 0},
+         [{"type": "play", "player": 1, "card": "H"},
+          {"type": "measured", "player": 1, "qubit": 0, "superposition": "(|00>+|01>)/sqrt2"}]),
+        ({"do": "choose", "value": "01"},  # right: the next player in play's direction draws 4
+         [{"type": "reveal", "player": 1, "guess": "01", "result": "01", "right": True},
+          {"type": "must_draw", "player": 3, "count": 4, "reason": "h_reward"}]),
+    ]
+    for act, entries in story:
+        assert g.push(act) == entries, act
