@@ -474,3 +474,35 @@ def test_the_story_tells_every_step_in_order():
     ]
     for act, entries in story:
         assert g.push(act) == entries, act
+
+
+def test_each_refused_input_says_which_rule_it_breaks():
+    g = Qno(0, {"players": 2})
+    while g.pending["kind"] == "take":
+        g.push({"do": "take", "card": next(iter(g.state.unseen))})
+    assert g.check({"do": "play", "card": "00_1"}) == "Turn up the start card"
+    assert g.check({"do": "take", "card": "00_1"}) == "No card is being dealt or drawn"
+    g = dealt([["H", "X", "00_1"], ["00_0", "00_2"]], "00_5", forced=[0])
+    assert g.check({"do": "turn_up", "card": "10_1"}) == "The start card is already up"
+    assert g.check({"do": "choose", "value": 0}) == "Nothing to choose"
+    assert g.check({"do": "pass"}) == "Pass only after drawing (play or draw)"
+    g.push({"do": "play", "card": "X"})
+    assert g.check({"do": "play", "card": "00_1"}) == "Choose the qubit first"
+    assert g.check({"do": "choose", "value": 2}) == "Choose one of [0, 1]"
+    g.push({"do": "choose", "value": 0})  # |01>: nothing of player 2's fits
+    g.push({"do": "draw"})
+    assert g.check({"do": "play", "card": "00_2"}) == "Tap the cards you draw first"
+    assert g.check({"do": "take", "card": "00_0"}) == "Every 00_0 is already in play"
+    g = dealt([["H", "X", "00_1"], ["00_0", "00_2"]], "00_5", forced=[0])
+    g.push({"do": "play", "card": "H", "qubit": 1})
+    assert g.check({"do": "play", "card": "00_1"}) == "Guess the outcome first"
+    g = dealt([["11_2", "11_3"], []], "00_5", drawn_card="may_play")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "00_9"})
+    assert g.check({"do": "draw"}) == "Play the drawn card or keep it"
+    assert g.check({"do": "play", "card": "11_2"}) == "Only the card just drawn may be played"
+    g = Qno(0, {"players": 2, "hands": "honour"})
+    g.push({"do": "turn_up", "card": "00_5"})
+    g.push({"do": "play", "card": "00_0"})  # the only |00> 0
+    g.push({"do": "play", "card": "01_0"})
+    assert g.check({"do": "play", "card": "00_0"}) == "Every 00_0 is already on the discard pile"
