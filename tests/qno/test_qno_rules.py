@@ -506,3 +506,43 @@ def test_each_refused_input_says_which_rule_it_breaks():
     g.push({"do": "play", "card": "00_0"})  # the only |00> 0
     g.push({"do": "play", "card": "01_0"})
     assert g.check({"do": "play", "card": "00_0"}) == "Every 00_0 is already on the discard pile"
+
+
+def test_the_story_tells_the_deal_the_start_and_the_calls():
+    g = Qno(3, {"players": 3, "hands": "honour", "first_player": "random"})
+    deal = [{"type": "must_draw", "player": p, "count": 5, "reason": "deal"} for p in (1, 2, 3)]
+    deal += [{"type": "drew", "player": p, "count": 5, "reason": "deal"} for p in (1, 2, 3)]
+    assert g.log == [{"type": "dealer", "player": 1},  # the player after the dealer starts
+                     {"type": "setup", "players": 3, "hands": "honour", "first": 2}] + deal
+    assert g.push({"do": "turn_up", "card": "X"}) == [
+        {"type": "start_gate", "card": "X", "how": "bury"}]
+    assert g.push({"do": "turn_up", "card": "00_skip"}) == [
+        {"type": "start", "card": "00_skip", "state": "00"}, {"type": "skip", "player": 2},
+        {"type": "turn", "player": 3, "number": 1}]
+    g = Qno(0, {"players": 2, "hands": "honour"})
+    assert g.push({"do": "turn_up", "card": "01_reverse"}) == [
+        {"type": "start", "card": "01_reverse", "state": "01"},
+        {"type": "reverse", "direction": -1}, {"type": "turn", "player": 1, "number": 1}]
+    assert g.push({"do": "play", "card": "01_draw_two"}) == [  # honour: counted at once
+        {"type": "play", "player": 1, "card": "01_draw_two"},
+        {"type": "must_draw", "player": 2, "count": 2, "reason": "draw_two"},
+        {"type": "drew", "player": 2, "count": 2, "reason": "draw_two"},
+        {"type": "turn", "player": 2, "number": 2}]
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4"], ["11_1"]], "00_5", qno_call="call_or_catch")
+    assert g.push({"player": 1, "do": "call"}) == [{"type": "call", "player": 1}]
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4"], ["11_1"]], "00_5", qno_call="call_or_catch")
+    g.push({"do": "play", "card": "00_1"})
+    assert g.push({"do": "catch", "player": 3, "target": 1}) == [
+        {"type": "caught", "player": 1, "by": 3},
+        {"type": "must_draw", "player": 1, "count": 2, "reason": "caught"}]
+    g = dealt([["11_2"], []], "00_5", drawn_card="may_play")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "00_9"})
+    assert g.push({"do": "pass"}) == [{"type": "keep", "player": 1},
+                                      {"type": "turn", "player": 2, "number": 2}]
+    g = dealt([["11_1"], ["00_3"]], "00_5")
+    g.state.pile, g.state.unseen = 0, {}  # every other card is in a hand
+    assert g.push({"do": "draw"}) == [
+        {"type": "draw", "player": 1},
+        {"type": "must_draw", "player": 1, "count": 1, "reason": "draw"},
+        {"type": "no_cards", "player": 1, "missing": 1}, {"type": "turn", "player": 2, "number": 2}]
