@@ -357,6 +357,20 @@ def test_turn_order_and_wrong_player_are_refused_with_reasons():
     assert g.check({"do": "play", "card": "00_1", "qubit": 0}) == \
         "A qubit (0 or 1) goes only with a gate card"
     assert g.check({"player": 9, "do": "draw"}) == "unknown player 9 (1-2)"
+    assert g.check({"player": 0, "do": "draw"}) == "unknown player 0 (1-2)"
+    assert g.check({"player": "1", "do": "draw"}) == "unknown player '1' (1-2)"
+    assert g.check({"do": "fly"}) == \
+        "unknown action 'fly' (one of play, draw, take, turn_up, choose, pass, call, catch)"
+    assert g.check([1]) == "an input must be an object, not [1]"
+
+
+def test_a_prompt_answers_by_index_too():
+    g = dealt([["X", "00_2"], ["00_3"]], "00_5")
+    g.push({"do": "play", "card": "X"})
+    assert g.check({"do": "choose", "index": 2}) == "choice index must be 0-1"
+    assert g.check({"do": "choose", "index": "0"}) == "choice index must be 0-1"
+    g.push({"do": "choose", "index": 1})  # the second option: qubit 1
+    assert g.state.top_state == "10"
 
 
 def test_options_and_forced_outcomes_are_validated():
