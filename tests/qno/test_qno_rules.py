@@ -560,3 +560,24 @@ def test_the_story_tells_the_deal_the_start_and_the_calls():
         {"type": "draw", "player": 1},
         {"type": "must_draw", "player": 1, "count": 1, "reason": "draw"},
         {"type": "no_cards", "player": 1, "missing": 1}, {"type": "turn", "player": 2, "number": 2}]
+
+
+def test_the_box_offers_calling_and_catching_only_under_call_or_catch():
+    for ruling in ("auto", "call_or_catch"):
+        g = dealt([["00_1", "00_2"], ["00_3", "00_4"]], "00_5", qno_call=ruling)
+        offered = g.legal_actions()
+        # calling as the penultimate card goes
+        assert ({"player": 1, "do": "call"} in offered) == (ruling == "call_or_catch")
+        g.push({"do": "play", "card": "00_1"})  # player 1 forgot: down to one card
+        offered = g.legal_actions()
+        for act in ({"player": 1, "do": "call"}, {"do": "catch", "target": 1}):
+            assert (act in offered) == (ruling == "call_or_catch"), (ruling, act)
+        assert all(g.check(a) is None for a in offered)
+
+
+def test_honour_hands_offer_any_card_with_a_copy_unseen():
+    g = Qno(0, {"players": 2, "hands": "honour"})
+    g.push({"do": "turn_up", "card": "00_5"})
+    assert {"player": 1, "do": "play", "card": "00_0"} in g.legal_actions()  # its only copy
+    g.push({"do": "play", "card": "00_0"})
+    assert not [a for a in g.legal_actions() if a.get("card") == "00_0"]
