@@ -36,6 +36,15 @@ def _cap_examples(items):
 
 
 def pytest_configure(config):
+    # While mutmut records which tests reach which function, a test's subprocess (the CLI,
+    # the simulator) inherits MUTANT_UNDER_TEST=stats and records too, into a process
+    # nobody reads, many times slower: Entanglion's `games show --analysis` then ran
+    # past its 120 s and the recording stopped. This process keeps recording (mutmut
+    # also holds the mode in memory); its subprocesses run the unchanged code. While a
+    # mutant is tested the variable names the mutant and is left alone, so subprocesses
+    # run the mutant too.
+    if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+        del os.environ["MUTANT_UNDER_TEST"]
     # A mutant that loops while appending (an index set instead of stepped) would eat
     # the machine's memory before mutmut's CPU limit stops it: cap each process at 3 GiB.
     try:
