@@ -581,3 +581,13 @@ def test_honour_hands_offer_any_card_with_a_copy_unseen():
     assert {"player": 1, "do": "play", "card": "00_0"} in g.legal_actions()  # its only copy
     g.push({"do": "play", "card": "00_0"})
     assert not [a for a in g.legal_actions() if a.get("card") == "00_0"]
+
+
+def test_a_card_being_dealt_or_turned_up_may_be_any_card_still_unseen():
+    g = Qno(0, {"players": 2})
+    names = sorted(set(full_deck()))
+    assert g.legal_actions() == [{"player": 1, "do": "take", "card": c} for c in names]
+    for value in range(10):  # one copy of each: |00> 0 has no other
+        g.push({"do": "take", "card": f"00_{value}"})
+    assert g.legal_actions() == [{"player": 1, "do": "turn_up", "card": c}
+                                 for c in names if c != "00_0"]  # its only copy is dealt
