@@ -196,6 +196,8 @@ def test_draw_two_next_player_draws_then_plays_no_stacking():
 def test_must_play_if_able_is_enforced_with_tracked_hands():
     g = dealt([["00_1", "11_2"], []], "00_5")
     assert g.check({"do": "draw"}) == "You can play a card, so you must"
+    g = dealt([["11_5", "10_2"], []], "00_5")  # another state, the same value
+    assert g.check({"do": "draw"}) == "You can play a card, so you must"
     g = dealt([["00_1", "11_2"], []], "00_5", must_play=False)
     assert g.check({"do": "draw"}) is None
 
@@ -236,6 +238,11 @@ def test_may_play_variant_plays_the_drawn_card_or_keeps_it():
 
 
 def test_draw_until_playable_variant_keeps_the_turn():
+    # (whatever the other hands hold: here the next player has more cards)
+    g = dealt([["11_2"], ["10_1", "10_2", "10_3"]], "00_5", drawn_card="draw_until_playable")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})
+    assert g.state.turn == 1
     g = dealt([["11_2"], []], "00_5", drawn_card="draw_until_playable")
     g.push({"do": "draw"})
     g.push({"do": "take", "card": "10_9"})
