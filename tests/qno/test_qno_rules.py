@@ -598,3 +598,18 @@ def test_a_card_being_dealt_or_turned_up_may_be_any_card_still_unseen():
         g.push({"do": "take", "card": f"00_{value}"})
     assert g.legal_actions() == [{"player": 1, "do": "turn_up", "card": c}
                                  for c in names if c != "00_0"]  # its only copy is dealt
+
+
+def test_a_last_h_guessed_wrong_still_wins_when_there_is_no_card_to_draw():
+    g = dealt([["H"], ["00_3"]], "00_5", forced=[0])
+    g.state.pile, g.state.unseen, g.state.discard = 0, {}, []  # every other card is in a hand
+    g.push({"do": "play", "card": "H", "qubit": 0})
+    g.push({"do": "choose", "value": "01"})  # wrong: the penalty card does not exist
+    assert g.status == "won" and g.state.winners == [1]
+
+
+def test_draw_until_playable_ends_the_turn_when_no_card_comes():
+    g = dealt([["11_1"], ["00_3"]], "00_5", drawn_card="draw_until_playable")
+    g.state.pile, g.state.unseen = 0, {}  # every other card is in a hand
+    g.push({"do": "draw"})
+    assert g.state.turn == 2
