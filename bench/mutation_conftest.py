@@ -35,7 +35,16 @@ def _cap_examples(items):
             test._hypothesis_internal_use_settings = settings(own, max_examples=cap)
 
 
+# Memo tables an engine fills as it plays: a mutant's process is forked from one that has
+# played the unchanged code, and would read its answers instead of running the mutant.
+CACHES = {"companion.games.entanglion.engine": ("_SHARED_ACTIONS", "_CARD_ACTIONS")}
+
+
 def pytest_configure(config):
+    import sys
+    for module, names in CACHES.items():
+        for name in names:
+            getattr(sys.modules.get(module), name, {}).clear()
     # While mutmut records which tests reach which function, a test's subprocess (the CLI,
     # the simulator) inherits MUTANT_UNDER_TEST=stats and records too, into a process
     # nobody reads, many times slower: Entanglion's `games show --analysis` then ran
