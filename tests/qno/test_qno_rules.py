@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from companion.games.qno import IllegalAction, Qno, SetupError, playable
+from companion.games.qno import IllegalAction, Qno, SetupError, circuit, playable
 from companion.games.qno.cards import COUNTS, full_deck, label, parse
 from companion.games.qno.table import Table
 from qno_helpers import conserved, dealt
@@ -134,6 +134,8 @@ def test_h_outcome_is_committed_before_the_guess_and_right_guess_gives_next_four
     assert g.state.gate["outcome"] == 1  # committed, not yet shown
     measured = [e for e in g.log if e["type"] == "measured"][-1]
     assert "result" not in measured and measured["superposition"] == "(|10>+|11>)/sqrt2"
+    # the circuit holds the H and its measurement, whose result is not shown yet
+    assert g.state.circuit[-2:] == [{"op": "h", "qubit": 0}, {"op": "measure", "result": None}]
     g.push({"do": "choose", "value": "11"})
     assert g.state.top_state == "11" and g.state.top_value is None
     assert g.pending == {"kind": "take", "player": 2, "count": 4, "reason": "h_reward"}
@@ -613,3 +615,10 @@ def test_draw_until_playable_ends_the_turn_when_no_card_comes():
     g.state.pile, g.state.unseen = 0, {}  # every other card is in a hand
     g.push({"do": "draw"})
     assert g.state.turn == 2
+
+
+def test_two_played_x_gates_stand_in_two_columns_of_the_circuit():
+    g = dealt([["X", "00_1"], ["X", "00_2"]], "00_5")
+    g.push({"do": "play", "card": "X", "qubit": 0})
+    g.push({"do": "play", "card": "X", "qubit": 1})  # another player's gate, not one change
+    assert circuit.columns(g.state.circuit)[-2:] == [("X", ""), ("", "X")]
