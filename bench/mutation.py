@@ -218,7 +218,8 @@ def summary(game: str, seconds: float | None = None) -> tuple[dict[str, int], li
     survivors = sorted(k for k, v in got.items() if v == "survived")
     counts["equivalent"] = sum(1 for k in survivors if k in eq)
     unexplained = [k for k in survivors if k not in eq]
-    stale = sorted(k for k in eq if got.get(k) != "survived")
+    # (a mutant not tested yet is neither: a partial run keeps its entries)
+    stale = sorted(k for k in eq if got.get(k, "gone") not in ("survived", "not run"))
     counts["total"] = len(got)
     return counts, unexplained, stale
 
