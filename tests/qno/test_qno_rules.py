@@ -622,3 +622,16 @@ def test_two_played_x_gates_stand_in_two_columns_of_the_circuit():
     g.push({"do": "play", "card": "X", "qubit": 0})
     g.push({"do": "play", "card": "X", "qubit": 1})  # another player's gate, not one change
     assert circuit.columns(g.state.circuit)[-2:] == [("X", ""), ("", "X")]
+
+
+def test_a_last_h_guessed_wrong_draws_its_penalty_before_any_win():
+    for seat in (1, 2):  # whoever plays it
+        hands = [["00_1", "00_2"], ["00_3", "00_4"]]
+        hands[seat - 1] = ["H"]
+        g = dealt(hands, "00_5", forced=[0])
+        if seat == 2:
+            g.push({"do": "play", "card": "00_1"})
+        g.push({"do": "play", "card": "H", "qubit": 0})
+        g.push({"do": "choose", "value": "01"})  # wrong: the outcome is |00>
+        assert g.status == "playing", seat
+        assert g.pending == {"kind": "take", "player": seat, "count": 1, "reason": "h_penalty"}
