@@ -635,3 +635,10 @@ def test_a_last_h_guessed_wrong_draws_its_penalty_before_any_win():
         g.push({"do": "choose", "value": "01"})  # wrong: the outcome is |00>
         assert g.status == "playing", seat
         assert g.pending == {"kind": "take", "player": seat, "count": 1, "reason": "h_penalty"}
+
+
+def test_on_empty_the_hand_emptying_wins_before_the_gate_resolves_from_either_seat():
+    g = dealt([["00_1", "00_2"], ["X"]], "00_5", win_check="on_empty")
+    g.push({"do": "play", "card": "00_1"})
+    g.push({"player": 2, "do": "play", "card": "X"})  # no qubit asked: the game is over
+    assert g.status == "won" and g.state.winners == [2] and g.pending is None
