@@ -115,6 +115,7 @@ def test_json_round_trip_keeps_the_setup_and_the_forced_outcomes():
     g = game(forced=["BM", "CX1"])
     play(g, "Z", 1)  # camp 0 refills with the first forced card
     d = json.loads(json.dumps(g.to_dict()))
+    assert d["game"] == "qlanet" and d["seed"] == g.seed  # a saved game names its game
     h = Qlanet.from_dict(d)
     assert h.to_dict() == d and h.setup == g.setup and h.setup["hands"]
     assert h.forced == g.forced == ["BM", "CX1"]
@@ -294,6 +295,7 @@ def test_three_fixed_in_a_line_wins(line, camp):
     g = game(planets, hands=[["M", "Z", "Z", "Z"], ["Z"] * 4])
     entries = play(g, "M", line[2])
     assert g.status == "won" and g.winners == [camp] and g.awaiting() is None
+    assert g.state.turn_player is None  # no camp is to play (the report says so)
     reason = "line " + "-".join(map(str, line))
     assert {"type": "game_over", "winners": [camp], "reasons": {str(camp): reason}} in entries
     assert entries[-1]["type"] == "reveal"

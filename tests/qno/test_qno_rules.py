@@ -275,6 +275,7 @@ def test_win_is_immediate_after_the_last_card_resolves():
     g.push({"do": "play", "card": "00_1"})
     assert g.status == "won" and g.state.winners == [1]
     assert g.legal_actions() == [] and g.check({"do": "draw"}) == "The game is over"
+    assert g.awaiting() is None  # nobody is up
     assert g.log[-1] == {"type": "game_over", "winners": [1], "reason": "empty hand"}
 
 
