@@ -559,6 +559,11 @@ def test_the_story_tells_the_deal_the_start_and_the_calls():
     assert g.push({"do": "catch", "player": 3, "target": 1}) == [
         {"type": "caught", "player": 1, "by": 3},
         {"type": "must_draw", "player": 1, "count": 2, "reason": "caught"}]
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4"], ["11_1"]], "00_5", qno_call="call_or_catch")
+    g.push({"do": "play", "card": "00_1"})
+    assert g.push({"do": "catch", "target": 1}) == [  # anyone: the box does not say who
+        {"type": "caught", "player": 1, "by": None},
+        {"type": "must_draw", "player": 1, "count": 2, "reason": "caught"}]
     g = dealt([["11_2"], []], "00_5", drawn_card="may_play")
     g.push({"do": "draw"})
     g.push({"do": "take", "card": "00_9"})
