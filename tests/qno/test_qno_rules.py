@@ -517,6 +517,7 @@ def test_each_refused_input_says_which_rule_it_breaks():
     g.push({"do": "draw"})
     assert g.check({"do": "play", "card": "00_2"}) == "Tap the cards you draw first"
     assert g.check({"do": "take", "card": "00_0"}) == "Every 00_0 is already in play"
+    assert g.check({"do": "take", "card": "Z"}) == "'Z' is not a QNO card"
     g = dealt([["H", "X", "00_1"], ["00_0", "00_2"]], "00_5", forced=[0])
     g.push({"do": "play", "card": "H", "qubit": 1})
     assert g.check({"do": "play", "card": "00_1"}) == "Guess the outcome first"
