@@ -379,8 +379,13 @@ def test_a_prompt_answers_by_index_too():
     g.push({"do": "play", "card": "X"})
     assert g.check({"do": "choose", "index": 2}) == "choice index must be 0-1"
     assert g.check({"do": "choose", "index": "0"}) == "choice index must be 0-1"
+    assert g.check({"do": "choose"}) == "Choose one of [0, 1]"  # neither: refused, no crash
     g.push({"do": "choose", "index": 1})  # the second option: qubit 1
     assert g.state.top_state == "10"
+    g = dealt([["X", "00_2"], ["00_3"]], "00_5")
+    g.push({"do": "play", "card": "X"})
+    g.push({"do": "choose", "value": 0, "index": 1})  # a value given wins over an index
+    assert g.state.top_state == "01"
 
 
 def test_options_and_forced_outcomes_are_validated():
@@ -505,6 +510,7 @@ def test_each_refused_input_says_which_rule_it_breaks():
     while g.pending["kind"] == "take":
         g.push({"do": "take", "card": next(iter(g.state.unseen))})
     assert g.check({"do": "play", "card": "00_1"}) == "Turn up the start card"
+    assert g.check({"do": "turn_up", "card": "Z"}) == "'Z' is not a QNO card"
     assert g.check({"do": "take", "card": "00_1"}) == "No card is being dealt or drawn"
     g = dealt([["H", "X", "00_1"], ["00_0", "00_2"]], "00_5", forced=[0])
     assert g.check({"do": "turn_up", "card": "10_1"}) == "The start card is already up"
