@@ -380,6 +380,7 @@ def test_a_prompt_answers_by_index_too():
     assert g.check({"do": "choose", "index": 2}) == "choice index must be 0-1"
     assert g.check({"do": "choose", "index": "0"}) == "choice index must be 0-1"
     assert g.check({"do": "choose"}) == "Choose one of [0, 1]"  # neither: refused, no crash
+    assert g.check({"do": "choose", "index": 0}) is None
     g.push({"do": "choose", "index": 1})  # the second option: qubit 1
     assert g.state.top_state == "10"
     g = dealt([["X", "00_2"], ["00_3"]], "00_5")
@@ -524,6 +525,7 @@ def test_each_refused_input_says_which_rule_it_breaks():
     assert g.check({"do": "play", "card": "00_2"}) == "Tap the cards you draw first"
     assert g.check({"do": "take", "card": "00_0"}) == "Every 00_0 is already in play"
     assert g.check({"do": "take", "card": "Z"}) == "'Z' is not a QNO card"
+    assert g.check({"player": 1, "do": "draw"}) == "Player 2 is up"  # 2 is drawing
     g = dealt([["H", "X", "00_1"], ["00_0", "00_2"]], "00_5", forced=[0])
     g.push({"do": "play", "card": "H", "qubit": 1})
     assert g.check({"do": "play", "card": "00_1"}) == "Guess the outcome first"
