@@ -103,8 +103,13 @@ def test_forced_refills_and_bad_forced_items():
     with pytest.raises(IllegalAction, match="not a card"):
         play(g, "Z", 1)
     g = game(forced=["Z"])
-    with pytest.raises(IllegalAction, match="not a measurement result"):
+    with pytest.raises(IllegalAction, match="^forced outcome 'Z' for M on planet 1 is not a "
+                                            "measurement result"):
         play(g, "M", 1)
+    g = game(["0"] * 9, forced=[1])  # planet 3 is certainly 0
+    with pytest.raises(IllegalAction, match="^forced result 1 for M on planet 3 cannot happen: "
+                                            "the planet is certainly 0$"):
+        play(g, "M", 3)
     for bad in ("Q", 2, -1, True, 1.0):  # a measurement result is the int 0 or 1
         with pytest.raises(SetupError, match="forced outcomes are"):
             Qlanet(0, None, None, [bad])

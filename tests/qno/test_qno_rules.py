@@ -366,6 +366,10 @@ def test_turn_order_and_wrong_player_are_refused_with_reasons():
     assert g.check({"do": "fly"}).startswith("unknown action")
     assert g.check({"do": "play", "card": "00_1", "qubit": 0}) == \
         "A qubit (0 or 1) goes only with a gate card"
+    g = dealt([["X", "00_2"], ["00_3"]], "00_5")
+    for qubit in (True, 1.0, 2):  # the int 0 or 1 only
+        assert g.check({"do": "play", "card": "X", "qubit": qubit}) == \
+            "A qubit (0 or 1) goes only with a gate card"
     assert g.check({"player": 9, "do": "draw"}) == "unknown player 9 (1-2)"
     assert g.check({"player": 0, "do": "draw"}) == "unknown player 0 (1-2)"
     assert g.check({"player": "1", "do": "draw"}) == "unknown player '1' (1-2)"
