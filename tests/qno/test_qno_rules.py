@@ -200,6 +200,7 @@ def test_must_play_if_able_is_enforced_with_tracked_hands():
     assert g.check({"do": "draw"}) == "You can play a card, so you must"
     g = dealt([["11_5", "10_2"], []], "00_5")  # another state, the same value
     assert g.check({"do": "draw"}) == "You can play a card, so you must"
+    assert g.legal_actions() == [{"player": 1, "do": "play", "card": "11_5"}]  # offered
     g = dealt([["00_1", "11_2"], []], "00_5", must_play=False)
     assert g.check({"do": "draw"}) is None
 
