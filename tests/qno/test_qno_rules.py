@@ -200,7 +200,6 @@ def test_must_play_if_able_is_enforced_with_tracked_hands():
     assert g.check({"do": "draw"}) == "You can play a card, so you must"
     g = dealt([["11_5", "10_2"], []], "00_5")  # another state, the same value
     assert g.check({"do": "draw"}) == "You can play a card, so you must"
-    assert g.legal_actions() == [{"player": 1, "do": "play", "card": "11_5"}]  # offered
     g = dealt([["00_1", "11_2"], []], "00_5", must_play=False)
     assert g.check({"do": "draw"}) is None
 
@@ -662,3 +661,8 @@ def test_on_empty_the_hand_emptying_wins_before_the_gate_resolves_from_either_se
     g.push({"do": "play", "card": "00_1"})
     g.push({"player": 2, "do": "play", "card": "X"})  # no qubit asked: the game is over
     assert g.status == "won" and g.state.winners == [2] and g.pending is None
+
+
+def test_the_box_offers_a_card_that_matches_by_value():
+    g = dealt([["11_5", "10_2"], []], "00_5")  # another state, the same value
+    assert g.legal_actions() == [{"player": 1, "do": "play", "card": "11_5"}]
