@@ -26,7 +26,8 @@ examples (default 50) instead of their hundreds, so the score is a lower bound o
 whole suite's. mutmut hands pytest a mutant's tests unordered; the working folder's
 ``conftest.py`` (``bench/mutation_conftest.py``) sorts them quickest first, so a mutant a
 rules test kills costs well under a second, and caps each process's memory so a mutant
-that loops while appending cannot take the machine's. The report counts mutants killed (a test failed), timed out (the tests ran far longer
+that loops while appending cannot take the machine's. The report counts mutants killed
+(a test failed, or the tests' process crashed), timed out (the tests ran far longer
 than unmutated: a hang, which counts as caught), survived, and not yet run. Survivors
 that cannot change any rule are listed in ``bench/mutation-equivalent.txt`` with the
 reason (one ``name : why`` a line); the score after triage leaves them out::
