@@ -21,8 +21,13 @@ every verdict in the folder, so a run stopped by ``--minutes`` or Ctrl-C resumes
 it stopped, and only mutants of functions whose source changed are tested again.
 
 Against each mutant the random-game property tests play ``--games`` games (default 100)
-instead of the default suite's thousands, so the score is a lower bound of the whole
-suite's. The report counts mutants killed (a test failed), timed out (the tests ran far longer
+instead of the default suite's thousands, and the hypothesis tests try ``--examples``
+examples (default 50) instead of their hundreds, so the score is a lower bound of the
+whole suite's. mutmut hands pytest a mutant's tests unordered; the working folder's
+``conftest.py`` (``bench/mutation_conftest.py``) sorts them quickest first, so a mutant a
+rules test kills costs well under a second, and caps each process's memory so a mutant
+that loops while appending cannot take the machine's. The report counts mutants killed
+(a test failed, or the tests' process crashed), timed out (the tests ran far longer
 than unmutated: a hang, which counts as caught), survived, and not yet run. Survivors
 that cannot change any rule are listed in ``bench/mutation-equivalent.txt`` with the
 reason (one ``name : why`` a line); the score after triage leaves them out::
@@ -71,6 +76,8 @@ GAMES = {
 # What the tests need: the package, the tests, the example scenarios; hardware/ because
 # companion/data/led-map.json is a link into it.
 COPIED = ("companion", "tests", "examples", "hardware")
+# Runs each mutant's tests quickest first (mutmut passes them in no particular order).
+ORDER = Path(__file__).resolve().with_name("mutation_conftest.py")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "*.so")
 # One process per mutant (no xdist inside), a fixed hypothesis seed so a verdict
 # is reproducible, and no cache of failures from one mutant to the next.
@@ -79,7 +86,9 @@ PYTEST_ARGS = ["-n", "0", "-p", "no:cacheprovider", "--hypothesis-seed=0"]
 GAME_COUNTS = ("COMPANION_QNO_GAMES", "COMPANION_QLANET_GAMES", "COMPANION_PROPERTY_GAMES")
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
           34: "skipped", 36: "timeout", 24: "timeout", -24: "timeout", 152: "timeout",
-          255: "timeout", 37: "killed", None: "not run"}
+          255: "timeout", 37: "killed", None: "not run",
+          # the tests' process crashed (a segfault, seen past the memory cap): noticed
+          -11: "killed"}
 
 
 def _sync(src: Path, dst: Path) -> None:
@@ -106,13 +115,17 @@ def prepare(game: str) -> Path:
     work.mkdir(parents=True, exist_ok=True)
     for name in COPIED:
         _sync(ROOT / name, work / name)
+    _sync(ORDER, work / "conftest.py")
     spec = GAMES[game]
     config = {
         "source_paths": ["companion"],
         "only_mutate": [f"companion/games/{game}/{f}" for f in spec["mutate"]],
         "pytest_add_cli_args": PYTEST_ARGS,
         "pytest_add_cli_args_test_selection": spec["tests"],
-        "also_copy": ["examples", "hardware"],
+        "also_copy": ["examples", "hardware", "conftest.py"],
+        # A mutant that makes a game hang is stopped after 8 x (its tests' recorded time
+        # + 1 s) of wall clock; mutmut's default of 15 spends minutes on each hang.
+        "timeout_multiplier": 8.0,
         # The tests' own data files change with the tests: mutmut need not re-run all.
         "on_dependency_change": "ignore",
         "use_git_change_detection": False,
@@ -126,7 +139,7 @@ def prepare(game: str) -> Path:
     return work
 
 
-def run(game: str, work: Path, jobs: int, minutes: float | None, games: int,
+def run(game: str, work: Path, jobs: int, minutes: float | None, games: int, examples: int,
         names: list[str] = ()) -> float:
     """``mutmut run`` in the game's folder (stopped after ``minutes``); seconds taken."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
@@ -136,13 +149,17 @@ def run(game: str, work: Path, jobs: int, minutes: float | None, games: int,
     # surviving mutant runs every test that reaches it, and under mutmut's trampolines
     # the default count costs minutes per survivor.
     env.update({var: str(games) for var in GAME_COUNTS})
+    env["COMPANION_MUTATION_EXAMPLES"] = str(examples)
     mutmut = Path(sys.executable).with_name("mutmut")
     cmd = [str(mutmut) if mutmut.exists() else "mutmut", "run", "--max-children", str(jobs),
            *names]
     log = open(work / "mutmut.log", "a", encoding="utf-8")
     t0 = time.perf_counter()
+    # SIGINT stops mutmut cleanly (it keeps its verdicts): a shell's background job
+    # starts with SIGINT ignored, so give mutmut the default back.
     proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         proc.wait(timeout=None if minutes is None else minutes * 60)
     except subprocess.TimeoutExpired:
@@ -204,7 +221,8 @@ def summary(game: str, seconds: float | None = None) -> tuple[dict[str, int], li
     survivors = sorted(k for k, v in got.items() if v == "survived")
     counts["equivalent"] = sum(1 for k in survivors if k in eq)
     unexplained = [k for k in survivors if k not in eq]
-    stale = sorted(k for k in eq if got.get(k) != "survived")
+    # (a mutant not tested yet is neither: a partial run keeps its entries)
+    stale = sorted(k for k in eq if got.get(k, "gone") not in ("survived", "not run"))
     counts["total"] = len(got)
     return counts, unexplained, stale
 
@@ -240,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants at a time (default 2)")
     parser.add_argument("--games", type=int, default=100,
                         help="random games per property test for each mutant (default 100)")
+    parser.add_argument("--examples", type=int, default=50,
+                        help="examples per hypothesis test for each mutant (default 50)")
     parser.add_argument("--minutes", type=float,
                         help="stop each game's run after this long (it resumes next time)")
     parser.add_argument("--retest", action="store_true",
@@ -265,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.retest and not names:
                 print(f"[{game}] no unexplained survivors to test again")
                 continue
-            seconds = run(game, work, args.jobs, args.minutes, args.games, names)
+            seconds = run(game, work, args.jobs, args.minutes, args.games, args.examples, names)
             print(f"  [{game}] {seconds / 60:.1f} minutes", flush=True)
         counts, unexplained, stale = summary(game)
         print(score_line(game, counts), flush=True)

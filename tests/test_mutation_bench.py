@@ -64,3 +64,38 @@ def test_missing_pairs_finds_what_a_sample_lacks():
     lacking = [o for o in full if not (o["a"] == 2 and o["b"] == "y")]
     assert missing_pairs(rulings, lacking) == [(("a", 2), ("b", "y"))]
     assert random_options(rulings, "s") == random_options(rulings, "s")
+
+
+def _load_order():
+    spec = importlib.util.spec_from_file_location("mutation_order", ROOT / "bench" / "mutation_conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Item:
+    def __init__(self, nodeid, obj=None):
+        self.nodeid, self.obj = nodeid, obj
+
+
+def test_a_mutant_runs_its_quickest_tests_first_and_caps_hypothesis(tmp_path, monkeypatch):
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.integers())
+    def slow(x):
+        pass
+
+    order = _load_order()
+    items = [_Item("t.py::slow", slow), _Item("t.py::new"), _Item("t.py::quick")]
+    (tmp_path / "mutmut-stats.json").write_text(
+        '{"duration_by_test": {"t.py::slow": 9.0, "t.py::quick": 0.5}}')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COMPANION_MUTATION_EXAMPLES", "7")
+    order.pytest_collection_modifyitems(None, None, items)
+    assert [i.nodeid for i in items] == ["t.py::new", "t.py::quick", "t.py::slow"]
+    assert slow._hypothesis_internal_use_settings.max_examples == 7
+    monkeypatch.chdir(ROOT)  # no recording yet: the order is left alone
+    items = [_Item("b"), _Item("a")]
+    order.pytest_collection_modifyitems(None, None, items)
+    assert [i.nodeid for i in items] == ["b", "a"]

@@ -125,6 +125,9 @@ def test_a_long_ket_is_given_by_its_generators():
     assert code.split() == ["+...X", "+..X.", "+.X..", "+X..."]
     shuffled = [gens[3], gens[0] ^ 0, gens[2], gens[1]]
     assert _code(shuffled, (0, 1, 2, 3)) == code
+    # eight terms still fit: the ket itself
+    assert _code(product_state(["+"] * 3), (0, 1, 2)) == \
+        "|000>+|001>+|010>+|011>+|100>+|101>+|110>+|111>"
 
 
 # ------------------------------------------------------------------ no leaks

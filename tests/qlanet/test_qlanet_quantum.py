@@ -230,3 +230,12 @@ def test_a_pure_state_needs_every_pair_of_generators_to_commute():
     full = qm.product_state(["0"] * 9)
     assert not qm.is_pure_state(full[:8])  # a planet nobody knows
     assert not qm.is_pure_state(full[:8] + [full[8] | qm.UNKNOWN])  # a sign nobody knows
+
+
+def test_kets_of_three_planets_read_as_the_state_they_are():
+    gens = qm.product_state(["+", "0", "1"] + ["0"] * 6)
+    assert qm.ket(qm.subgroup_on(gens, 0, 1, 2), (0, 1, 2)) == "|001>+|101>"  # (|0>+|1>)|0>|1>
+    gens = qm.product_state(["1", "+", "1"] + ["0"] * 6)
+    qm.apply_cx(gens, 2, 0)  # planet 3 is 1: planet 1 flips to 0
+    qm.apply_h(gens, 0)  # |+>|+>|1>
+    assert qm.ket(qm.subgroup_on(gens, 0, 1, 2), (0, 1, 2)) == "|001>+|011>+|101>+|111>"

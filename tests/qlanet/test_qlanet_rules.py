@@ -103,8 +103,13 @@ def test_forced_refills_and_bad_forced_items():
     with pytest.raises(IllegalAction, match="not a card"):
         play(g, "Z", 1)
     g = game(forced=["Z"])
-    with pytest.raises(IllegalAction, match="not a measurement result"):
+    with pytest.raises(IllegalAction, match="^forced outcome 'Z' for M on planet 1 is not a "
+                                            "measurement result"):
         play(g, "M", 1)
+    g = game(["0"] * 9, forced=[1])  # planet 3 is certainly 0
+    with pytest.raises(IllegalAction, match="^forced result 1 for M on planet 3 cannot happen: "
+                                            "the planet is certainly 0$"):
+        play(g, "M", 3)
     for bad in ("Q", 2, -1, True, 1.0):  # a measurement result is the int 0 or 1
         with pytest.raises(SetupError, match="forced outcomes are"):
             Qlanet(0, None, None, [bad])
@@ -115,6 +120,7 @@ def test_json_round_trip_keeps_the_setup_and_the_forced_outcomes():
     g = game(forced=["BM", "CX1"])
     play(g, "Z", 1)  # camp 0 refills with the first forced card
     d = json.loads(json.dumps(g.to_dict()))
+    assert d["game"] == "qlanet" and d["seed"] == g.seed  # a saved game names its game
     h = Qlanet.from_dict(d)
     assert h.to_dict() == d and h.setup == g.setup and h.setup["hands"]
     assert h.forced == g.forced == ["BM", "CX1"]
@@ -294,6 +300,7 @@ def test_three_fixed_in_a_line_wins(line, camp):
     g = game(planets, hands=[["M", "Z", "Z", "Z"], ["Z"] * 4])
     entries = play(g, "M", line[2])
     assert g.status == "won" and g.winners == [camp] and g.awaiting() is None
+    assert g.state.turn_player is None  # no camp is to play (the report says so)
     reason = "line " + "-".join(map(str, line))
     assert {"type": "game_over", "winners": [camp], "reasons": {str(camp): reason}} in entries
     assert entries[-1]["type"] == "reveal"

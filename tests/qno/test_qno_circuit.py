@@ -100,3 +100,11 @@ def test_who_may_call_qno_and_what_the_others_are_told():
     assert g.check({"player": 2, "do": "call"}) is None  # calling as the penultimate goes
     g.push({"player": 2, "do": "call"})
     assert g.check({"player": 2, "do": "call"}) == "Nothing to call"  # called already
+
+
+@pytest.mark.parametrize("state, qubit, told", [
+    ("00", 0, "(|00>+|01>)/sqrt2"), ("01", 0, "(|00>-|01>)/sqrt2"),
+    ("00", 1, "(|00>+|10>)/sqrt2"), ("11", 1, "(|01>-|11>)/sqrt2")])
+def test_h_tells_the_superposition_it_makes(state, qubit, told):
+    # H|0> = (|0>+|1>)/sqrt2 and H|1> = (|0>-|1>)/sqrt2 on the measured qubit
+    assert circuit.superposition(state, qubit) == told

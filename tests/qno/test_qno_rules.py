@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from companion.games.qno import IllegalAction, Qno, SetupError, playable
+from companion.games.qno import IllegalAction, Qno, SetupError, circuit, playable
 from companion.games.qno.cards import COUNTS, full_deck, label, parse
 from companion.games.qno.table import Table
 from qno_helpers import conserved, dealt
@@ -97,13 +97,18 @@ def test_matching_by_effective_state_or_value_and_gates_always():
 
 def test_x_and_cnot_follow_the_tables_with_right_indexing():
     g = dealt([["X", "00_1"], ["CNOT", "00_1"]], "01_5")
-    g.push({"do": "play", "card": "X", "qubit": 1})
+    entries = g.push({"do": "play", "card": "X", "qubit": 1})
     assert g.state.top_state == "11" and g.state.top_value is None
+    # The story tells who played which gate on which qubit, and the state it made.
+    assert {"type": "gate", "player": 1, "card": "X", "qubit": 1, "before": "01",
+            "after": "11"} in entries
     g.push({"do": "play", "card": "CNOT"})  # a prompt for the control
     assert g.pending["kind"] == "qubit" and g.pending["gate"] == "CNOT"
-    g.push({"do": "choose", "value": 0})  # control q0 = 1: flip q1
+    entries = g.push({"do": "choose", "value": 0})  # control q0 = 1: flip q1
     assert g.state.top_state == "01"
     assert g.state.circuit[-1] == {"op": "cx", "control": 0, "target": 1}
+    assert {"type": "gate", "player": 2, "card": "CNOT", "qubit": 0, "before": "11",
+            "after": "01"} in entries
 
 
 @pytest.mark.parametrize("state, control, after", [
@@ -129,6 +134,8 @@ def test_h_outcome_is_committed_before_the_guess_and_right_guess_gives_next_four
     assert g.state.gate["outcome"] == 1  # committed, not yet shown
     measured = [e for e in g.log if e["type"] == "measured"][-1]
     assert "result" not in measured and measured["superposition"] == "(|10>+|11>)/sqrt2"
+    # the circuit holds the H and its measurement, whose result is not shown yet
+    assert g.state.circuit[-2:] == [{"op": "h", "qubit": 0}, {"op": "measure", "result": None}]
     g.push({"do": "choose", "value": "11"})
     assert g.state.top_state == "11" and g.state.top_value is None
     assert g.pending == {"kind": "take", "player": 2, "count": 4, "reason": "h_reward"}
@@ -191,6 +198,8 @@ def test_draw_two_next_player_draws_then_plays_no_stacking():
 def test_must_play_if_able_is_enforced_with_tracked_hands():
     g = dealt([["00_1", "11_2"], []], "00_5")
     assert g.check({"do": "draw"}) == "You can play a card, so you must"
+    g = dealt([["11_5", "10_2"], []], "00_5")  # another state, the same value
+    assert g.check({"do": "draw"}) == "You can play a card, so you must"
     g = dealt([["00_1", "11_2"], []], "00_5", must_play=False)
     assert g.check({"do": "draw"}) is None
 
@@ -224,9 +233,18 @@ def test_may_play_variant_plays_the_drawn_card_or_keeps_it():
     g.push({"do": "draw"})
     g.push({"do": "take", "card": "10_9"})  # does not fit: the turn just ends
     assert g.pending is None and g.state.turn == 2
+    g = dealt([["11_2"], []], "00_5", drawn_card="may_play")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_5"})  # another state, the same value: it fits
+    assert g.pending == {"kind": "drawn", "player": 1, "card": "10_5"}
 
 
 def test_draw_until_playable_variant_keeps_the_turn():
+    # (whatever the other hands hold: here the next player has more cards)
+    g = dealt([["11_2"], ["10_1", "10_2", "10_3"]], "00_5", drawn_card="draw_until_playable")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})
+    assert g.state.turn == 1
     g = dealt([["11_2"], []], "00_5", drawn_card="draw_until_playable")
     g.push({"do": "draw"})
     g.push({"do": "take", "card": "10_9"})
@@ -257,6 +275,8 @@ def test_win_is_immediate_after_the_last_card_resolves():
     g.push({"do": "play", "card": "00_1"})
     assert g.status == "won" and g.state.winners == [1]
     assert g.legal_actions() == [] and g.check({"do": "draw"}) == "The game is over"
+    assert g.awaiting() is None  # nobody is up
+    assert g.log[-1] == {"type": "game_over", "winners": [1], "reason": "empty hand"}
 
 
 def test_last_card_draw_two_wins_at_once_without_the_victim_drawing():
@@ -301,6 +321,15 @@ def test_call_or_catch_variant():
     assert g.state.uncalled is None and g.check({"do": "catch", "target": 2}) == "Nobody to catch"
 
 
+def test_only_the_player_who_forgot_to_call_can_be_caught():
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4", "00_6"], ["10_3", "10_4"]], "00_5",
+              qno_call="call_or_catch")
+    g.push({"do": "play", "card": "00_1"})  # player 1 is down to one card, uncalled
+    assert g.check({"do": "catch", "player": 3, "target": 2}) == "Nobody to catch"
+    assert g.check({"do": "catch", "player": 3}) == "Nobody to catch"  # no one named
+    assert g.check({"do": "catch", "player": 3, "target": 1}) is None
+
+
 def test_empty_pile_is_reshuffled_from_the_discards_keeping_the_top():
     g = dealt([["11_1"], ["00_3"]], "00_5")
     # As if the pile ran out: every unseen card is somewhere else now.
@@ -337,7 +366,31 @@ def test_turn_order_and_wrong_player_are_refused_with_reasons():
     assert g.check({"do": "fly"}).startswith("unknown action")
     assert g.check({"do": "play", "card": "00_1", "qubit": 0}) == \
         "A qubit (0 or 1) goes only with a gate card"
+    g = dealt([["X", "00_2"], ["00_3"]], "00_5")
+    for qubit in (True, 1.0, 2):  # the int 0 or 1 only
+        assert g.check({"do": "play", "card": "X", "qubit": qubit}) == \
+            "A qubit (0 or 1) goes only with a gate card"
     assert g.check({"player": 9, "do": "draw"}) == "unknown player 9 (1-2)"
+    assert g.check({"player": 0, "do": "draw"}) == "unknown player 0 (1-2)"
+    assert g.check({"player": "1", "do": "draw"}) == "unknown player '1' (1-2)"
+    assert g.check({"do": "fly"}) == \
+        "unknown action 'fly' (one of play, draw, take, turn_up, choose, pass, call, catch)"
+    assert g.check([1]) == "an input must be an object, not [1]"
+
+
+def test_a_prompt_answers_by_index_too():
+    g = dealt([["X", "00_2"], ["00_3"]], "00_5")
+    g.push({"do": "play", "card": "X"})
+    assert g.check({"do": "choose", "index": 2}) == "choice index must be 0-1"
+    assert g.check({"do": "choose", "index": "0"}) == "choice index must be 0-1"
+    assert g.check({"do": "choose"}) == "Choose one of [0, 1]"  # neither: refused, no crash
+    assert g.check({"do": "choose", "index": 0}) is None
+    g.push({"do": "choose", "index": 1})  # the second option: qubit 1
+    assert g.state.top_state == "10"
+    g = dealt([["X", "00_2"], ["00_3"]], "00_5")
+    g.push({"do": "play", "card": "X"})
+    g.push({"do": "choose", "value": 0, "index": 1})  # a value given wins over an index
+    assert g.state.top_state == "01"
 
 
 def test_options_and_forced_outcomes_are_validated():
@@ -412,3 +465,204 @@ def test_honour_hands_may_play_offers_the_drawn_card_at_once():
     g.pop()
     g.push({"do": "pass"})
     assert g.state.counts == [6, 5] and g.state.turn == 2
+
+
+def test_the_story_tells_every_step_in_order():
+    """The log is what the box tells players afterwards: each input's entries, exactly."""
+    g = dealt([["00_skip", "00_draw_two", "H", "01_3", "00_1"], ["00_2", "11_9"],
+               ["00_reverse", "00_7"]], "00_5", forced=[1])
+    story = [
+        ({"do": "play", "card": "00_skip"},
+         [{"type": "play", "player": 1, "card": "00_skip"}, {"type": "skip", "player": 2},
+          {"type": "turn", "player": 3, "number": 2}]),
+        ({"do": "play", "card": "00_reverse"},
+         [{"type": "play", "player": 3, "card": "00_reverse"},
+          {"type": "reverse", "direction": -1}, {"type": "qno", "player": 3},
+          {"type": "turn", "player": 2, "number": 3}]),
+        ({"do": "play", "card": "00_2"},
+         [{"type": "play", "player": 2, "card": "00_2"}, {"type": "qno", "player": 2},
+          {"type": "turn", "player": 1, "number": 4}]),
+        ({"do": "play", "card": "00_draw_two"},  # descending: player 3 is next
+         [{"type": "play", "player": 1, "card": "00_draw_two"},
+          {"type": "must_draw", "player": 3, "count": 2, "reason": "draw_two"}]),
+        ({"do": "take", "card": "10_1"},
+         [{"type": "drew", "player": 3, "count": 1, "reason": "draw_two", "card": "10_1"}]),
+        ({"do": "take", "card": "10_2"},  # then player 3 plays (no lost turn)
+         [{"type": "drew", "player": 3, "count": 1, "reason": "draw_two", "card": "10_2"},
+          {"type": "turn", "player": 3, "number": 5}]),
+        ({"do": "play", "card": "00_7"},
+         [{"type": "play", "player": 3, "card": "00_7"},
+          {"type": "turn", "player": 2, "number": 6}]),
+        ({"do": "draw"},
+         [{"type": "draw", "player": 2},
+          {"type": "must_draw", "player": 2, "count": 1, "reason": "draw"}]),
+        ({"do": "take", "card": "10_3"},
+         [{"type": "drew", "player": 2, "count": 1, "reason": "draw", "card": "10_3"},
+          {"type": "turn", "player": 1, "number": 7}]),
+        ({"do": "play", "card": "H", "qubit": 0},
+         [{"type": "play", "player": 1, "card": "H"},
+          {"type": "measured", "player": 1, "qubit": 0, "superposition": "(|00>+|01>)/sqrt2"}]),
+        ({"do": "choose", "value": "01"},  # right: the next player in play's direction draws 4
+         [{"type": "reveal", "player": 1, "guess": "01", "result": "01", "right": True},
+          {"type": "must_draw", "player": 3, "count": 4, "reason": "h_reward"}]),
+    ]
+    for act, entries in story:
+        assert g.push(act) == entries, act
+
+
+def test_each_refused_input_says_which_rule_it_breaks():
+    g = Qno(0, {"players": 2})
+    while g.pending["kind"] == "take":
+        g.push({"do": "take", "card": next(iter(g.state.unseen))})
+    assert g.check({"do": "play", "card": "00_1"}) == "Turn up the start card"
+    assert g.check({"do": "turn_up", "card": "Z"}) == "'Z' is not a QNO card"
+    assert g.check({"do": "take", "card": "00_1"}) == "No card is being dealt or drawn"
+    g = dealt([["H", "X", "00_1"], ["00_0", "00_2"]], "00_5", forced=[0])
+    assert g.check({"do": "turn_up", "card": "10_1"}) == "The start card is already up"
+    assert g.check({"do": "choose", "value": 0}) == "Nothing to choose"
+    assert g.check({"do": "pass"}) == "Pass only after drawing (play or draw)"
+    g.push({"do": "play", "card": "X"})
+    assert g.check({"do": "play", "card": "00_1"}) == "Choose the qubit first"
+    assert g.check({"do": "choose", "value": 2}) == "Choose one of [0, 1]"
+    g.push({"do": "choose", "value": 0})  # |01>: nothing of player 2's fits
+    g.push({"do": "draw"})
+    assert g.check({"do": "play", "card": "00_2"}) == "Tap the cards you draw first"
+    assert g.check({"do": "take", "card": "00_0"}) == "Every 00_0 is already in play"
+    assert g.check({"do": "take", "card": "Z"}) == "'Z' is not a QNO card"
+    assert g.check({"player": 1, "do": "draw"}) == "Player 2 is up"  # 2 is drawing
+    g = dealt([["H", "X", "00_1"], ["00_0", "00_2"]], "00_5", forced=[0])
+    g.push({"do": "play", "card": "H", "qubit": 1})
+    assert g.check({"do": "play", "card": "00_1"}) == "Guess the outcome first"
+    g = dealt([["11_2", "11_3"], []], "00_5", drawn_card="may_play")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "00_9"})
+    assert g.check({"do": "draw"}) == "Play the drawn card or keep it"
+    assert g.check({"do": "play", "card": "11_2"}) == "Only the card just drawn may be played"
+    g = Qno(0, {"players": 2, "hands": "honour"})
+    g.push({"do": "turn_up", "card": "00_5"})
+    g.push({"do": "play", "card": "00_0"})  # the only |00> 0
+    g.push({"do": "play", "card": "01_0"})
+    assert g.check({"do": "play", "card": "00_0"}) == "Every 00_0 is already on the discard pile"
+
+
+def test_the_story_tells_the_deal_the_start_and_the_calls():
+    g = Qno(3, {"players": 3, "hands": "honour", "first_player": "random"})
+    deal = [{"type": "must_draw", "player": p, "count": 5, "reason": "deal"} for p in (1, 2, 3)]
+    deal += [{"type": "drew", "player": p, "count": 5, "reason": "deal"} for p in (1, 2, 3)]
+    assert g.log == [{"type": "dealer", "player": 1},  # the player after the dealer starts
+                     {"type": "setup", "players": 3, "hands": "honour", "first": 2}] + deal
+    assert g.push({"do": "turn_up", "card": "X"}) == [
+        {"type": "start_gate", "card": "X", "how": "bury"}]
+    assert g.push({"do": "turn_up", "card": "00_skip"}) == [
+        {"type": "start", "card": "00_skip", "state": "00"}, {"type": "skip", "player": 2},
+        {"type": "turn", "player": 3, "number": 1}]
+    g = Qno(0, {"players": 2, "hands": "honour"})
+    assert g.push({"do": "turn_up", "card": "01_reverse"}) == [
+        {"type": "start", "card": "01_reverse", "state": "01"},
+        {"type": "reverse", "direction": -1}, {"type": "turn", "player": 1, "number": 1}]
+    assert g.push({"do": "play", "card": "01_draw_two"}) == [  # honour: counted at once
+        {"type": "play", "player": 1, "card": "01_draw_two"},
+        {"type": "must_draw", "player": 2, "count": 2, "reason": "draw_two"},
+        {"type": "drew", "player": 2, "count": 2, "reason": "draw_two"},
+        {"type": "turn", "player": 2, "number": 2}]
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4"], ["11_1"]], "00_5", qno_call="call_or_catch")
+    assert g.push({"player": 1, "do": "call"}) == [{"type": "call", "player": 1}]
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4"], ["11_1"]], "00_5", qno_call="call_or_catch")
+    g.push({"do": "play", "card": "00_1"})
+    assert g.push({"do": "catch", "player": 3, "target": 1}) == [
+        {"type": "caught", "player": 1, "by": 3},
+        {"type": "must_draw", "player": 1, "count": 2, "reason": "caught"}]
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4"], ["11_1"]], "00_5", qno_call="call_or_catch")
+    g.push({"do": "play", "card": "00_1"})
+    assert g.push({"do": "catch", "target": 1}) == [  # anyone: the box does not say who
+        {"type": "caught", "player": 1, "by": None},
+        {"type": "must_draw", "player": 1, "count": 2, "reason": "caught"}]
+    g = dealt([["11_2"], []], "00_5", drawn_card="may_play")
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "00_9"})
+    assert g.push({"do": "pass"}) == [{"type": "keep", "player": 1},
+                                      {"type": "turn", "player": 2, "number": 2}]
+    g = dealt([["11_1"], ["00_3"]], "00_5")
+    g.state.pile, g.state.unseen = 0, {}  # every other card is in a hand
+    assert g.push({"do": "draw"}) == [
+        {"type": "draw", "player": 1},
+        {"type": "must_draw", "player": 1, "count": 1, "reason": "draw"},
+        {"type": "no_cards", "player": 1, "missing": 1}, {"type": "turn", "player": 2, "number": 2}]
+
+
+def test_the_box_offers_calling_and_catching_only_under_call_or_catch():
+    for ruling in ("auto", "call_or_catch"):
+        g = dealt([["00_1", "00_2"], ["00_3", "00_4"]], "00_5", qno_call=ruling)
+        offered = g.legal_actions()
+        # calling as the penultimate card goes
+        assert ({"player": 1, "do": "call"} in offered) == (ruling == "call_or_catch")
+        g.push({"do": "play", "card": "00_1"})  # player 1 forgot: down to one card
+        offered = g.legal_actions()
+        for act in ({"player": 1, "do": "call"}, {"do": "catch", "target": 1}):
+            assert (act in offered) == (ruling == "call_or_catch"), (ruling, act)
+        assert all(g.check(a) is None for a in offered)
+
+
+def test_honour_hands_offer_any_card_with_a_copy_unseen():
+    g = Qno(0, {"players": 2, "hands": "honour"})
+    g.push({"do": "turn_up", "card": "00_5"})
+    assert {"player": 1, "do": "play", "card": "00_0"} in g.legal_actions()  # its only copy
+    g.push({"do": "play", "card": "00_0"})
+    assert not [a for a in g.legal_actions() if a.get("card") == "00_0"]
+
+
+def test_a_card_being_dealt_or_turned_up_may_be_any_card_still_unseen():
+    g = Qno(0, {"players": 2})
+    names = sorted(set(full_deck()))
+    assert g.legal_actions() == [{"player": 1, "do": "take", "card": c} for c in names]
+    for value in range(10):  # one copy of each: |00> 0 has no other
+        g.push({"do": "take", "card": f"00_{value}"})
+    assert g.legal_actions() == [{"player": 1, "do": "turn_up", "card": c}
+                                 for c in names if c != "00_0"]  # its only copy is dealt
+
+
+def test_a_last_h_guessed_wrong_still_wins_when_there_is_no_card_to_draw():
+    g = dealt([["H"], ["00_3"]], "00_5", forced=[0])
+    g.state.pile, g.state.unseen, g.state.discard = 0, {}, []  # every other card is in a hand
+    g.push({"do": "play", "card": "H", "qubit": 0})
+    g.push({"do": "choose", "value": "01"})  # wrong: the penalty card does not exist
+    assert g.status == "won" and g.state.winners == [1]
+
+
+def test_draw_until_playable_ends_the_turn_when_no_card_comes():
+    g = dealt([["11_1"], ["00_3"]], "00_5", drawn_card="draw_until_playable")
+    g.state.pile, g.state.unseen = 0, {}  # every other card is in a hand
+    g.push({"do": "draw"})
+    assert g.state.turn == 2
+
+
+def test_two_played_x_gates_stand_in_two_columns_of_the_circuit():
+    g = dealt([["X", "00_1"], ["X", "00_2"]], "00_5")
+    g.push({"do": "play", "card": "X", "qubit": 0})
+    g.push({"do": "play", "card": "X", "qubit": 1})  # another player's gate, not one change
+    assert circuit.columns(g.state.circuit)[-2:] == [("X", ""), ("", "X")]
+
+
+def test_a_last_h_guessed_wrong_draws_its_penalty_before_any_win():
+    for seat in (1, 2):  # whoever plays it
+        hands = [["00_1", "00_2"], ["00_3", "00_4"]]
+        hands[seat - 1] = ["H"]
+        g = dealt(hands, "00_5", forced=[0])
+        if seat == 2:
+            g.push({"do": "play", "card": "00_1"})
+        g.push({"do": "play", "card": "H", "qubit": 0})
+        g.push({"do": "choose", "value": "01"})  # wrong: the outcome is |00>
+        assert g.status == "playing", seat
+        assert g.pending == {"kind": "take", "player": seat, "count": 1, "reason": "h_penalty"}
+
+
+def test_on_empty_the_hand_emptying_wins_before_the_gate_resolves_from_either_seat():
+    g = dealt([["00_1", "00_2"], ["X"]], "00_5", win_check="on_empty")
+    g.push({"do": "play", "card": "00_1"})
+    g.push({"player": 2, "do": "play", "card": "X"})  # no qubit asked: the game is over
+    assert g.status == "won" and g.state.winners == [2] and g.pending is None
+
+
+def test_the_box_offers_a_card_that_matches_by_value():
+    g = dealt([["11_5", "10_2"], []], "00_5")  # another state, the same value
+    assert g.legal_actions() == [{"player": 1, "do": "play", "card": "11_5"}]
