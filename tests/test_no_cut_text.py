@@ -162,13 +162,6 @@ def play(game: str, i: int, seen: set[str], cuts: list[tuple[str, dict[str, Any]
         cuts += [(text, session.screen()) for text in cut]
 
 
-@pytest.fixture
-def speaking(request):
-    i18n.set_language(request.param)
-    yield request.param
-    i18n.set_language("en")
-
-
 @pytest.mark.parametrize("speaking", list(i18n.LANGUAGES), indirect=True)
 @pytest.mark.parametrize("game", ["entanglion", "qno", "qlanet"])
 def test_random_games_never_cut_text_nor_ask_for_more_than_three_oks(game, speaking):

@@ -78,13 +78,7 @@ def test_the_hint_is_only_worked_out_when_opened(monkeypatch):
     assert set(dict(item.action)) == {"menu", "title", "text", "items"}
 
 
-@pytest.fixture(params=list(i18n.LANGUAGES))
-def speaking(request):
-    i18n.set_language(request.param)
-    yield request.param
-    i18n.set_language("en")
-
-
+@pytest.mark.parametrize("speaking", list(i18n.LANGUAGES), indirect=True)
 def test_hint_screens_fit_the_oled_in_random_positions(speaking):
     rnd = random.Random(4)
     cuts, shown = [], 0

@@ -83,13 +83,6 @@ def test_the_check_sees_a_mark_under_a_line_and_a_mark_lost_off_a_bar():
     assert [x for x in touching(drawn) if "touches a bar" in x]
 
 
-@pytest.fixture
-def speaking(request):
-    i18n.set_language(request.param)
-    yield request.param
-    i18n.set_language("en")
-
-
 @pytest.mark.parametrize("speaking", list(i18n.LANGUAGES), indirect=True)
 @pytest.mark.parametrize("game", ["entanglion", "qno", "qlanet"])
 def test_no_line_touches_another_line_or_a_bar(game, speaking):
