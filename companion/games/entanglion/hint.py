@@ -43,6 +43,7 @@ from .board import PROBE, RING, other
 from .cards import (
     BENNETT, CONTROL_INFRASTRUCTURE, QUANTUM_ERROR_CORRECTION, QUANTUM_SHUFFLE, track_value,
 )
+from . import values
 from .engine import Entanglion
 
 # Engine inputs per millisecond a Raspberry Pi Zero 2 W gets through in playouts: the
@@ -51,6 +52,9 @@ from .engine import Entanglion
 PI_INPUTS_PER_MS = 7
 DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
 PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
+HORIZON = 8  # inputs a playout looks ahead before its position is scored
+FIRST_CHECK = 8  # rounds before the first input may drop out of the race
+SURE = 2.0  # standard errors an input must trail the leader by to drop out
 _BEATEN_BY = {"probe": 3}  # a PROBE detects unless the modified roll beats 3
 
 
@@ -352,13 +356,19 @@ def world(g: Entanglion, pub: _Public, rng: Rng, copy: Any = _playout_copy) -> E
 
 # ------------------------------------------------------------------ the search
 
-def playout(g: Entanglion, rng: Rng, cap: int = PLAYOUT_CAP) -> tuple[bool, int]:
-    """Play ``g`` to the end with the greedy policy: (won, inputs used)."""
-    n = 0
-    while g.state.status == "playing" and n < cap:
+def playout(g: Entanglion, rng: Rng, horizon: int | None = None, cap: int = PLAYOUT_CAP
+            ) -> tuple[float, int]:
+    """Play ``g`` on with the greedy policy for ``horizon`` inputs (and to the end of an
+    input in progress): (its worth, inputs used). The worth is 1 for a won game, 0 for a
+    lost one, else what :func:`values.worth` says such a position is worth."""
+    n, horizon = 0, HORIZON if horizon is None else horizon
+    while g.state.status == "playing" and n < cap and (n < horizon or g.pending):
         g.push(greedy_action(g, rng))
         n += 1
-    return g.state.status == "won", n
+    status = g.state.status
+    if status == "playing" and n < cap:
+        return values.worth(g.state), n
+    return float(status == "won"), n
 
 
 def no_effect(g: Entanglion, act: dict[str, Any]) -> bool:
@@ -383,6 +393,23 @@ def candidates(g: Entanglion) -> list[dict[str, Any]]:
     acts = g.legal_actions()
     useful = [a for a in acts if not no_effect(g, a)]
     return useful or acts
+
+
+def _race(alive: list[int], worth: list[float], rounds: list[dict[int, float]]
+          ) -> list[int]:
+    """The inputs still in the running after a check: those not clearly worse than the
+    leader in the same worlds (their paired difference to it is less than SURE standard
+    errors below zero), always at least two. Every input alive has played every round."""
+    lead = max(alive, key=lambda k: (worth[k], -k))
+    n = len(rounds)
+    keep = []
+    for k in alive:
+        diffs = [o[k] - o[lead] for o in rounds]
+        mean = sum(diffs) / n
+        spread = math.sqrt(max(0.0, sum(d * d for d in diffs) / n - mean * mean) / (n - 1))
+        keep.append((mean + SURE * spread < 0, -worth[k], k))
+    keep.sort()
+    return sorted(k for out, _, k in keep[:2]) + sorted(k for out, _, k in keep[2:] if not out)
 
 
 def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[dict[str, Any]]:
@@ -413,13 +440,10 @@ def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[di
     rng = Rng(seed)
     pub = _Public(g)
     n = len(cands)
-    wins, parts, stood = [0] * n, [0] * n, [0] * n
-    rounds: list[dict[int, bool]] = []  # each round: input -> won
+    worth, stood = [0.0] * n, [0] * n
+    rounds: list[dict[int, float]] = []  # each round: input -> its playout's worth
     alive = list(range(n))
-    phases, left = 0, n
-    while left > 2:  # halvings until two are left
-        left, phases = (left + 1) // 2, phases + 1
-    spent = phase = 0
+    spent, check = 0, FIRST_CHECK
     while True:
         deal = rng.seed()
         outcome = {}
@@ -427,22 +451,19 @@ def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[di
             r = Rng(deal)
             w = world(g, pub, r)
             w.push(cands[k])
-            won, used = playout(w, r)
-            outcome[k] = won
-            wins[k] += won
-            parts[k] += sum(map(len, w.state.ship_components.values()))
+            outcome[k], used = playout(w, r)
+            worth[k] += outcome[k]
             spent += used + 1
         rounds.append(outcome)
         if spent >= budget:
             break
-        if len(alive) > 2 and spent * (phases + 1) >= budget * (phase + 1):
-            alive.sort(key=lambda k: (-(wins[k] + parts[k] / 16), k))
-            alive = alive[:max(2, (len(alive) + 1) // 2)]
-            phase += 1
+        if len(alive) > 2 and len(rounds) >= check:
+            check = check * 3 // 2
+            alive = _race(alive, worth, rounds)
             for k in alive:
-                stood[k] = phase
-    top = max(alive, key=lambda k: (wins[k], parts[k], -k))
-    base = wins[top] / len(rounds)
+                stood[k] = len(rounds)
+    top = max(alive, key=lambda k: (worth[k], -k))
+    base = worth[top] / len(rounds)
     est = {}
     for k in range(n):
         shared = [o for o in rounds if k in o]
