@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from companion import cli
+from companion import cli, hintrate
 from companion.games.entanglion import Entanglion, hint
 
 from helpers import M, R, game
@@ -245,13 +245,36 @@ def _cli(capsys, tmp_path, data, *flags):
 
 
 def test_hint_command_prints_every_input_with_its_chance(capsys, tmp_path):
-    code, out, err = _cli(capsys, tmp_path, {"seed": 4}, "--budget-ms", "30", "--seed", "2")
+    code, out, err = _cli(capsys, tmp_path, {"seed": 4}, "--budget", "300", "--seed", "2")
     assert code == 0 and err == ""
-    found = json.loads(out)["hints"]
-    assert found == hint.hints(Entanglion(4), hint.budget_for_ms(30), 2)
-    assert {"action", "win"} <= set(found[0])
-    again = _cli(capsys, tmp_path, {"seed": 4}, "--budget-ms", "30", "--seed", "2")[1]
+    printed = json.loads(out)
+    assert printed["hints"] == hint.hints(Entanglion(4), 300, 2) and printed["budget"] == 300
+    assert {"action", "win"} <= set(printed["hints"][0])
+    again = _cli(capsys, tmp_path, {"seed": 4}, "--budget", "300", "--seed", "2")[1]
     assert again == out
+
+
+def test_hint_command_thinks_for_milliseconds_at_this_machine_s_kept_rate(capsys, tmp_path):
+    hintrate.save(tmp_path, 40.0)  # as the box kept it at its first start
+    code, out, _ = _cli(capsys, tmp_path, {"seed": 4}, "--budget-ms", "30",
+                        "--state-dir", str(tmp_path))
+    assert code == 0 and json.loads(out)["budget"] == 30 * 40
+    code, out, _ = _cli(capsys, tmp_path, {"seed": 4}, "--state-dir", str(tmp_path))
+    assert json.loads(out)["budget"] == hint.DEFAULT_BUDGET_MS * 40
+
+
+def test_hint_command_measures_the_rate_when_none_is_kept(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(hintrate, "measure", lambda seconds: 2.5)
+    code, out, _ = _cli(capsys, tmp_path, {"seed": 4}, "--budget-ms", "40",
+                        "--state-dir", str(tmp_path / "none"))
+    assert code == 0 and json.loads(out)["budget"] == 100
+    assert not (tmp_path / "none").exists()  # a command run by hand keeps nothing
+
+
+def test_hint_command_takes_time_or_work_not_both(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        _cli(capsys, tmp_path, {"seed": 4}, "--budget", "300", "--budget-ms", "30")
+    assert exc.value.code == 2 and "not allowed with" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("text,message", [
