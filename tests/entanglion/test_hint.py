@@ -10,7 +10,7 @@ import random
 import pytest
 
 from companion import cli, hintrate
-from companion.games.entanglion import Entanglion, hint
+from companion.games.entanglion import Entanglion, hint, values
 
 from helpers import M, R, game
 
@@ -330,3 +330,35 @@ def test_every_answer_to_every_prompt_plays_in_every_sampled_world(options):
                         assert _draws_and_rolls(w.log[start:])[:len(seen)] == seen
             g.push(r.choice(acts))
     assert prompts > 20
+
+
+# ------------------------------------------------------------------ the cut-off playouts
+
+def test_the_worth_table_rises_with_components_and_falls_with_detection():
+    for at in (0, 1):
+        for aboard in range(values.ABOARD):
+            row = values.WON[at][aboard]
+            assert len(row) == values.SPACES and all(0 <= v <= 100 for v in row)
+            assert list(row) == sorted(row, reverse=True)  # higher on the track: worse
+            if aboard:
+                assert all(a >= b for a, b in zip(row, values.WON[at][aboard - 1]))
+
+
+def test_a_playout_cut_off_is_worth_the_table_s_figure_and_an_end_is_0_or_1():
+    g = Entanglion(6).playout_copy()
+    assert not g.pending
+    worth, used = hint.playout(g, hint.Rng(1), horizon=0)
+    assert used == 0 and worth == values.worth(g.state)
+    at, aboard, space = values.cell(g.state)
+    assert worth == values.WON[at][aboard][space - 1] / 100
+    ended, used = hint.playout(Entanglion(6).playout_copy(), hint.Rng(1), horizon=10 ** 6)
+    assert ended in (0.0, 1.0) and used > 8
+
+
+def test_an_input_clearly_behind_drops_out_of_the_race_and_close_ones_stay():
+    rounds = [{0: 1.0, 1: 0.9 + 0.2 * (i % 2), 2: 0.0, 3: 1.0 - 0.5 * (i == 0)}
+              for i in range(12)]
+    worth = [sum(o[k] for o in rounds) for k in range(4)]
+    assert hint._race([0, 1, 2, 3], worth, rounds) == [0, 1, 3]
+    # However far behind, the best two stay in.
+    assert hint._race([0, 2], worth, rounds) == [0, 2]
