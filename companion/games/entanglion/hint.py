@@ -51,8 +51,9 @@ from .engine import Entanglion
 
 # Engine inputs per millisecond a Raspberry Pi Zero 2 W gets through in playouts: the
 # rate measured on the development machine (bench/hint.py --rate) divided by the
-# per-core factor documented in docs/performance.md.
-PI_INPUTS_PER_MS = 7
+# per-core factor documented in docs/performance.md (the box measures its own at start:
+# this is the fallback, and the budget the benches call the default).
+PI_INPUTS_PER_MS = 6
 DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
 PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
 HORIZON = 8  # inputs a playout looks ahead before its position is scored
