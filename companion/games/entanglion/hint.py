@@ -41,12 +41,11 @@ from collections import deque
 from typing import Any
 
 from ... import chance
-from . import board
+from . import board, values
 from .board import PROBE, RING, other
 from .cards import (
     BENNETT, CONTROL_INFRASTRUCTURE, QUANTUM_ERROR_CORRECTION, QUANTUM_SHUFFLE, track_value,
 )
-from . import values
 from .engine import Entanglion
 
 # Engine inputs per millisecond a Raspberry Pi Zero 2 W gets through in playouts: the
