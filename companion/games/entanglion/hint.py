@@ -56,7 +56,7 @@ PI_INPUTS_PER_MS = 6
 DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
 PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
 HORIZON = 8  # inputs a playout looks ahead before its position is scored
-FIRST_CHECK = 8  # rounds before the first input may drop out of the race
+FIRST_CHECK = 24  # rounds before an input may drop out (fewer give a poor standard error)
 SURE = 2.0  # standard errors an input must trail the leader by to drop out
 _BEATEN_BY = {"probe": 3}  # a PROBE detects unless the modified roll beats 3
 
