@@ -11,7 +11,7 @@ positions where the default search picks the same input, and asserts it judged e
 position (the default set holds 120).
 
     python bench/hint_stability.py                 # 120 positions, both cores
-    python bench/hint_stability.py --positions 200 --budget 6300 --factor 10
+    python bench/hint_stability.py --positions 40     # a quick look while iterating
 """
 
 from __future__ import annotations

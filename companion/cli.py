@@ -92,9 +92,15 @@ def _hint(args: argparse.Namespace) -> int:
         print(f"companion hint: action {error['index']} is illegal: {error['reason']}",
               file=sys.stderr)
         return scenario.EXIT_ILLEGAL
-    found = hint.hints(game, hint.budget_for_ms(args.budget_ms or hint.DEFAULT_BUDGET_MS),
-                       args.seed)
-    json.dump({"hints": found}, sys.stdout, ensure_ascii=False)
+    budget = args.budget
+    if budget is None:  # thinking time on this machine, at the rate the box measured here
+        from . import hintrate
+        from .sim import default_state_dir
+
+        rate = hintrate.here(Path(args.state_dir or default_state_dir()))
+        budget = hint.budget_for_ms(args.budget_ms or hint.DEFAULT_BUDGET_MS, rate)
+    found = hint.hints(game, budget, args.seed)
+    json.dump({"hints": found, "budget": budget}, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 0
 
@@ -353,9 +359,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("hint", help="every legal Entanglion input of a scenario's position "
                                     "with its estimated chance to win, best first (JSON)")
     p.add_argument("file", help="scenario file (- for standard input)")
-    p.add_argument("--budget-ms", type=_int64("--budget-ms", 1, 600_000), metavar="N",
-                   help="thinking time on a Raspberry Pi Zero 2 W, counted as work so the "
-                        "same seed gives the same answer (default: just under a second)")
+    think = p.add_mutually_exclusive_group()
+    think.add_argument("--budget-ms", type=_int64("--budget-ms", 1, 600_000), metavar="N",
+                       help="thinking time on this machine, at the search speed kept in the "
+                            "state directory or measured now (default: the box's, just "
+                            "under a second)")
+    think.add_argument("--budget", type=_int64("--budget", 1, 10 ** 9), metavar="INPUTS",
+                       help="work in engine inputs instead: the same seed and budget give "
+                            "the same answer on any machine (the output names the budget)")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="where the box keeps its measured speed (default: the simulator's)")
     p.add_argument("--seed", type=_int64("--seed", -2 ** 63), default=0,
                    help="seed of the hint's own dice and deals (default 0)")
     p.set_defaults(func=_hint)

@@ -97,6 +97,12 @@ def save(state_dir: Path, rate: float) -> None:
     os.replace(tmp, path)
 
 
+def here(state_dir: Path | None) -> float:
+    """This machine's rate: the one kept in ``state_dir``, else measured now (not kept:
+    a command run by hand may not own the box's state directory)."""
+    return (load(state_dir) if state_dir is not None else None) or measure(START_SECONDS)
+
+
 def start(state_dir: Path) -> float:
     """Set the hint's budget from this box's rate (measured now if none is kept)."""
     from .games.entanglion import hint

@@ -118,7 +118,7 @@ PARTS = (
          devices="phones, a laptop or a TV on the local network",
          may_import=ANY, third_party=("tornado", "PIL"), floor=4),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),
-         _in("games/entanglion/", "hint"), may_import=("engines",), floor=1),
+         _in("games/entanglion/", "hint", "values"), may_import=("engines",), floor=1),
 )
 
 # Data flow: (from part, to part, label). These are the picture's arrows.

@@ -371,6 +371,41 @@ setup_venv() {
     fi
 }
 
+# The compiled engine: the hint's search gets about 1.5x the playouts per second.
+# Built where a C compiler and Python's headers are present, else pure Python (the
+# same game, slower hints). compile_engine builds one module at a time and the
+# largest one leaner on a board with under 1 GB (a Zero 2 W): gcc stays under 300 MB.
+# The Cython bound is pyproject.toml's [compiled] extra.
+setup_compiled() {
+    step "Compiled engine"
+    local check='import sys; from companion.games import compiled
+import companion.games.entanglion.engine
+sys.exit(not compiled.loaded_compiled())'
+    if ! command -v cc >/dev/null; then
+        info "no C compiler: the engine runs as pure Python (for the compiled build:"
+        info "sudo apt install build-essential python3-dev, then run install.sh again)"
+        return 0
+    fi
+    if ! "$PYTHON" -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+        info "no Python headers: the engine runs as pure Python (for the compiled build:"
+        info "sudo apt install python3-dev, then run install.sh again)"
+        return 0
+    fi
+    if ((!VENV_CHANGED)) && [[ -x $VENV/bin/python ]] && "$VENV/bin/python" -c "$check" 2>/dev/null; then
+        info "the compiled engine is built and current: ok"
+        return 0
+    fi
+    info "building it (a few minutes on a Zero 2 W)"
+    if run "$VENV/bin/pip" install --disable-pip-version-check --no-input 'cython>=3.0' &&
+        run "$VENV/bin/python" -m companion.compile_engine; then
+        VENV_CHANGED=1
+    else
+        warn "building the compiled engine failed: the engine runs as pure Python" \
+            "(companion doctor says which build runs; see the messages above)"
+    fi
+}
+
 # An SPI OLED: luma drives D/C and reset through the RPi.GPIO API, which rpi-lgpio
 # provides on lgpio (Raspberry Pi OS's own RPi.GPIO does not work on a Pi 5), and
 # talks to /dev/spidev* through spidev. Installed into the venv only when needed.
@@ -571,6 +606,7 @@ do_install() {
     setup_user
     setup_state_dir
     setup_venv
+    setup_compiled
     setup_config
     setup_spi_oled
     setup_udev

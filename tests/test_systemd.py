@@ -463,6 +463,23 @@ def test_install_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     assert list(target.iterdir()) == [], "a dry run must not create anything"
 
 
+def test_install_builds_the_compiled_engine_where_a_compiler_is(tmp_path):
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    assert f"'{extras['compiled'][0]}'" in INSTALL.read_text()  # the same Cython bound
+    target = tmp_path / "target"
+    target.mkdir()
+    out = run_install("--dry-run", tmp_path=target).stdout
+    assert "==> Compiled engine" in out
+    if shutil.which("cc") is None:
+        assert "no C compiler" in out
+    elif "no Python headers" not in out:
+        assert re.search(r"would run: \S+/pip install .*cython", out)
+        assert "-m companion.compile_engine" in out
+
+
 def test_install_dry_run_leaves_existing_files_alone(tmp_path):
     target = tmp_path / "target"
     (target / "udev").mkdir(parents=True)

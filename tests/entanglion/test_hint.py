@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from companion import cli
-from companion.games.entanglion import Entanglion, hint
+from companion import cli, hintrate
+from companion.games.entanglion import Entanglion, hint, values
 
 from helpers import M, R, game
 
@@ -245,13 +245,36 @@ def _cli(capsys, tmp_path, data, *flags):
 
 
 def test_hint_command_prints_every_input_with_its_chance(capsys, tmp_path):
-    code, out, err = _cli(capsys, tmp_path, {"seed": 4}, "--budget-ms", "30", "--seed", "2")
+    code, out, err = _cli(capsys, tmp_path, {"seed": 4}, "--budget", "300", "--seed", "2")
     assert code == 0 and err == ""
-    found = json.loads(out)["hints"]
-    assert found == hint.hints(Entanglion(4), hint.budget_for_ms(30), 2)
-    assert {"action", "win"} <= set(found[0])
-    again = _cli(capsys, tmp_path, {"seed": 4}, "--budget-ms", "30", "--seed", "2")[1]
+    printed = json.loads(out)
+    assert printed["hints"] == hint.hints(Entanglion(4), 300, 2) and printed["budget"] == 300
+    assert {"action", "win"} <= set(printed["hints"][0])
+    again = _cli(capsys, tmp_path, {"seed": 4}, "--budget", "300", "--seed", "2")[1]
     assert again == out
+
+
+def test_hint_command_thinks_for_milliseconds_at_this_machine_s_kept_rate(capsys, tmp_path):
+    hintrate.save(tmp_path, 40.0)  # as the box kept it at its first start
+    code, out, _ = _cli(capsys, tmp_path, {"seed": 4}, "--budget-ms", "30",
+                        "--state-dir", str(tmp_path))
+    assert code == 0 and json.loads(out)["budget"] == 30 * 40
+    code, out, _ = _cli(capsys, tmp_path, {"seed": 4}, "--state-dir", str(tmp_path))
+    assert json.loads(out)["budget"] == hint.DEFAULT_BUDGET_MS * 40
+
+
+def test_hint_command_measures_the_rate_when_none_is_kept(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(hintrate, "measure", lambda seconds: 2.5)
+    code, out, _ = _cli(capsys, tmp_path, {"seed": 4}, "--budget-ms", "40",
+                        "--state-dir", str(tmp_path / "none"))
+    assert code == 0 and json.loads(out)["budget"] == 100
+    assert not (tmp_path / "none").exists()  # a command run by hand keeps nothing
+
+
+def test_hint_command_takes_time_or_work_not_both(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        _cli(capsys, tmp_path, {"seed": 4}, "--budget", "300", "--budget-ms", "30")
+    assert exc.value.code == 2 and "not allowed with" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("text,message", [
@@ -307,3 +330,35 @@ def test_every_answer_to_every_prompt_plays_in_every_sampled_world(options):
                         assert _draws_and_rolls(w.log[start:])[:len(seen)] == seen
             g.push(r.choice(acts))
     assert prompts > 20
+
+
+# ------------------------------------------------------------------ the cut-off playouts
+
+def test_the_worth_table_rises_with_components_and_falls_with_detection():
+    for at in (0, 1):
+        for aboard in range(values.ABOARD):
+            row = values.WON[at][aboard]
+            assert len(row) == values.SPACES and all(0 <= v <= 100 for v in row)
+            assert list(row) == sorted(row, reverse=True)  # higher on the track: worse
+            if aboard:
+                assert all(a >= b for a, b in zip(row, values.WON[at][aboard - 1]))
+
+
+def test_a_playout_cut_off_is_worth_the_table_s_figure_and_an_end_is_0_or_1():
+    g = Entanglion(6).playout_copy()
+    assert not g.pending
+    worth, used = hint.playout(g, hint.Rng(1), horizon=0)
+    assert used == 0 and worth == values.worth(g.state)
+    at, aboard, space = values.cell(g.state)
+    assert worth == values.WON[at][aboard][space - 1] / 100
+    ended, used = hint.playout(Entanglion(6).playout_copy(), hint.Rng(1), horizon=10 ** 6)
+    assert ended in (0.0, 1.0) and used > 8
+
+
+def test_an_input_clearly_behind_drops_out_of_the_race_and_close_ones_stay():
+    rounds = [{0: 1.0, 1: 0.9 + 0.2 * (i % 2), 2: 0.0, 3: 1.0 - 0.5 * (i == 0)}
+              for i in range(12)]
+    worth = [sum(o[k] for o in rounds) for k in range(4)]
+    assert hint._race([0, 1, 2, 3], worth, rounds) == [0, 1, 3]
+    # However far behind, the best two stay in.
+    assert hint._race([0, 2], worth, rounds) == [0, 2]

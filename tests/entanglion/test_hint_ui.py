@@ -9,6 +9,7 @@ import pytest
 
 from companion import i18n
 from companion.box import Box
+from companion.games.common import default_cursor
 from companion.games.entanglion import Entanglion, hint, ui
 from companion.hardware.display import dummy_display
 from companion.hardware.leds import RecordingLeds
@@ -100,3 +101,28 @@ def test_hint_screens_fit_the_oled_in_random_positions(speaking):
                     shown += 1
             g.push(rnd.choice(acts))
     assert shown > 12 and cuts == []
+
+
+def test_every_prompt_with_a_choice_offers_the_hint_one_press_from_its_default(monkeypatch):
+    """Magnetic Shielding's re-roll, The Mechanic, exchanges' discards...: the Hint is
+    the last item, so from the pre-selected answer it is one press away (the menu wraps),
+    and it names the prompt's own answers."""
+    monkeypatch.setattr(hint, "DEFAULT_BUDGET", 200)
+    rnd, kinds = random.Random(7), set()
+    for seed in range(12):
+        g = Entanglion(seed, {"start_space": rnd.choice((1, 2, 4))})
+        while g.status == "playing" and len(g.inputs) < 150:
+            p = g.pending
+            if p and p["kind"] not in ("roll", "draw") and len(p["options"]) > 1:
+                menu = ui.prompt_menu(g)
+                labels = [item.label for item in menu["items"]]
+                assert labels[-1] == "Hint" and labels.count("Hint") == 1
+                cursor = default_cursor(menu["items"])
+                assert min((len(labels) - 1 - cursor), cursor + 1) <= 1, (p["kind"], labels)
+                if p["kind"] not in kinds:
+                    kinds.add(p["kind"])
+                    shown = menu["items"][-1].action["items"][:-1]
+                    assert shown and all(i.action["do"] == "choose" or "confirm" in i.action
+                                         for i in shown)
+            g.push(hint.greedy_action(g, hint.Rng(len(g.inputs))))
+    assert {"magnetic_shielding", "discard", "quantum_tunnel"} <= kinds

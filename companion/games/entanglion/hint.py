@@ -17,11 +17,14 @@ kept:
   from is arranged to deal those again. One approximation: after Quantum Shuffle rebuilt
   the event deck inside the input, an event card drawn after it may come out otherwise.)
 
-A world is then played to the end by a greedy policy (:func:`greedy_action`: retrieve
-when it can, fly towards the nearest component, use Quantum Tunnel and Magnetic
-Shielding when a roll is likely to fail). The inputs are compared in the same worlds
-against the greedy policy's own choice, and successive halving gives most playouts to
-the inputs that might beat it (see :func:`hints`).
+A world is then played on by a greedy policy (:func:`greedy_action`: retrieve when it
+can, fly towards the nearest component, use Quantum Tunnel and Magnetic Shielding when a
+roll is likely to fail) for HORIZON inputs, and the position reached is scored by the
+share of games greedy play goes on to win from such positions (:mod:`.values`, a table
+measured over 30,000 games): a short playout and a smooth score tell inputs apart with
+far fewer playouts than whole games won or lost. The inputs are compared in the same
+worlds, and a race gives the playouts to the inputs that might still be best (see
+:func:`hints`).
 
 The budget is counted in engine inputs (every input of every playout), never in wall
 time, so the same seed gives the same answer on any machine. ``budget_for_ms`` turns a
@@ -38,7 +41,7 @@ from collections import deque
 from typing import Any
 
 from ... import chance
-from . import board
+from . import board, values
 from .board import PROBE, RING, other
 from .cards import (
     BENNETT, CONTROL_INFRASTRUCTURE, QUANTUM_ERROR_CORRECTION, QUANTUM_SHUFFLE, track_value,
@@ -47,10 +50,14 @@ from .engine import Entanglion
 
 # Engine inputs per millisecond a Raspberry Pi Zero 2 W gets through in playouts: the
 # rate measured on the development machine (bench/hint.py --rate) divided by the
-# per-core factor documented in docs/performance.md.
-PI_INPUTS_PER_MS = 7
+# per-core factor documented in docs/performance.md (the box measures its own at start:
+# this is the fallback, and the budget the benches call the default).
+PI_INPUTS_PER_MS = 6
 DEFAULT_BUDGET_MS = 900  # answers within a second on a Zero 2 W
 PLAYOUT_CAP = 1000  # inputs; a playout that has not ended by then counts as a loss
+HORIZON = 8  # inputs a playout looks ahead before its position is scored
+FIRST_CHECK = 24  # rounds before an input may drop out (fewer give a poor standard error)
+SURE = 2.0  # standard errors an input must trail the leader by to drop out
 _BEATEN_BY = {"probe": 3}  # a PROBE detects unless the modified roll beats 3
 
 
@@ -352,13 +359,19 @@ def world(g: Entanglion, pub: _Public, rng: Rng, copy: Any = _playout_copy) -> E
 
 # ------------------------------------------------------------------ the search
 
-def playout(g: Entanglion, rng: Rng, cap: int = PLAYOUT_CAP) -> tuple[bool, int]:
-    """Play ``g`` to the end with the greedy policy: (won, inputs used)."""
-    n = 0
-    while g.state.status == "playing" and n < cap:
+def playout(g: Entanglion, rng: Rng, horizon: int | None = None, cap: int = PLAYOUT_CAP
+            ) -> tuple[float, int]:
+    """Play ``g`` on with the greedy policy for ``horizon`` inputs (and to the end of an
+    input in progress): (its worth, inputs used). The worth is 1 for a won game, 0 for a
+    lost one, else what :func:`values.worth` says such a position is worth."""
+    n, horizon = 0, HORIZON if horizon is None else horizon
+    while g.state.status == "playing" and n < cap and (n < horizon or g.pending):
         g.push(greedy_action(g, rng))
         n += 1
-    return g.state.status == "won", n
+    status = g.state.status
+    if status == "playing" and n < cap:
+        return values.worth(g.state), n
+    return float(status == "won"), n
 
 
 def no_effect(g: Entanglion, act: dict[str, Any]) -> bool:
@@ -385,6 +398,23 @@ def candidates(g: Entanglion) -> list[dict[str, Any]]:
     return useful or acts
 
 
+def _race(alive: list[int], worth: list[float], rounds: list[dict[int, float]]
+          ) -> list[int]:
+    """The inputs still in the running after a check: those not clearly worse than the
+    leader in the same worlds (their paired difference to it is less than SURE standard
+    errors below zero), always at least two. Every input alive has played every round."""
+    lead = max(alive, key=lambda k: (worth[k], -k))
+    n = len(rounds)
+    keep = []
+    for k in alive:
+        diffs = [o[k] - o[lead] for o in rounds]
+        mean = sum(diffs) / n
+        spread = math.sqrt(max(0.0, sum(d * d for d in diffs) / n - mean * mean) / (n - 1))
+        keep.append((mean + SURE * spread < 0, -worth[k], k))
+    keep.sort()
+    return sorted(k for out, _, k in keep[:2]) + sorted(k for out, _, k in keep[2:] if not out)
+
+
 def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[dict[str, Any]]:
     """Every legal input now, best first: ``{"action": {...}, "win": P, "playouts": N}``,
     ``win`` descending (None, last, for an input that does nothing while another does:
@@ -395,14 +425,15 @@ def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[di
     The search runs in rounds. A round deals one world and plays every input still in
     the running in that same world (the same deal and dice for all: common random
     numbers, so a difference between two inputs is theirs, not the luck of the deal).
-    Successive halving spends the budget where it matters: each time another share of
-    it is spent, the worse half of the inputs still running (compared over the same
-    rounds) drops out, down to the last two, which play every round.
+    It is a race: after FIRST_CHECK rounds, and each time the rounds have grown by half,
+    an input drops out if it trails the leader in the same worlds by more than SURE
+    standard errors of their paired difference (the best two always stay), so inputs
+    that are clearly worse stop costing playouts and the close ones get them.
 
-    ``win`` is the share of won playouts of the best of the last two over every round,
-    plus each input's paired difference to it over the rounds they shared: for the last
-    two it is their own share (so the number shown is the number ranked by); an input
-    the halving dropped is shown no higher than the lower of the last two, to which it
+    ``win`` is the mean worth of the best input still running over every round, plus
+    each input's paired difference to it over the rounds they shared: for inputs still
+    running it is their own mean (so the number shown is the number ranked by); an
+    input that dropped out is shown no higher than the lowest still running, to which it
     lost in the same worlds.
     """
     acts = g.legal_actions()
@@ -413,13 +444,10 @@ def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[di
     rng = Rng(seed)
     pub = _Public(g)
     n = len(cands)
-    wins, parts, stood = [0] * n, [0] * n, [0] * n
-    rounds: list[dict[int, bool]] = []  # each round: input -> won
+    worth, stood = [0.0] * n, [0] * n
+    rounds: list[dict[int, float]] = []  # each round: input -> its playout's worth
     alive = list(range(n))
-    phases, left = 0, n
-    while left > 2:  # halvings until two are left
-        left, phases = (left + 1) // 2, phases + 1
-    spent = phase = 0
+    spent, check = 0, FIRST_CHECK
     while True:
         deal = rng.seed()
         outcome = {}
@@ -427,22 +455,19 @@ def hints(g: Entanglion, budget: int = DEFAULT_BUDGET, seed: int = 0) -> list[di
             r = Rng(deal)
             w = world(g, pub, r)
             w.push(cands[k])
-            won, used = playout(w, r)
-            outcome[k] = won
-            wins[k] += won
-            parts[k] += sum(map(len, w.state.ship_components.values()))
+            outcome[k], used = playout(w, r)
+            worth[k] += outcome[k]
             spent += used + 1
         rounds.append(outcome)
         if spent >= budget:
             break
-        if len(alive) > 2 and spent * (phases + 1) >= budget * (phase + 1):
-            alive.sort(key=lambda k: (-(wins[k] + parts[k] / 16), k))
-            alive = alive[:max(2, (len(alive) + 1) // 2)]
-            phase += 1
+        if len(alive) > 2 and len(rounds) >= check:
+            check = check * 3 // 2
+            alive = _race(alive, worth, rounds)
             for k in alive:
-                stood[k] = phase
-    top = max(alive, key=lambda k: (wins[k], parts[k], -k))
-    base = wins[top] / len(rounds)
+                stood[k] = len(rounds)
+    top = max(alive, key=lambda k: (worth[k], -k))
+    base = worth[top] / len(rounds)
     est = {}
     for k in range(n):
         shared = [o for o in rounds if k in o]
