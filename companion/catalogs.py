@@ -42,6 +42,13 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)
 _HTML_TEXT = re.compile(r"<(\w+)\b[^>]*\bdata-t\b(?!-)[^>]*>([^<]+)</\1>")
 _HTML_ALT = re.compile(r'data-t-alt="([^"]+)"')
 SUFFIXES = (".py", ".js", ".html")
+# One translator comment for every message of a context, said once here rather than
+# above each of the rulings' hundred words (games/*/options.py).
+CONTEXT_NOTES = {
+    "ruling": "Translators: a ruling's short name or one of its values (games/*/options.py "
+              "explains each ruling). Shown in the story's \"Options:\" list as \"name: "
+              "value\" and on the page's win-rate charts; at most about 20 characters.",
+}
 
 
 class BabelMissing(RuntimeError):
@@ -91,8 +98,10 @@ def extract_catalog(name: str):
         with path.open("rb") as stream:
             for line, message, comments, context in extract.extract(
                     method, stream, keywords=KEYWORDS, comment_tags=("Translators:",)):
+                note = CONTEXT_NOTES.get(context)
                 template.add(message, None, [(str(path.relative_to(ROOT)), line)],
-                             auto_comments=comments, context=context)
+                             auto_comments=[*comments, *([note] if note else [])],
+                             context=context)
     return template
 
 

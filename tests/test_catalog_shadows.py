@@ -57,8 +57,9 @@ def test_the_page_catalog_keeps_the_games_apart(code):
     assert set(page[""]["plural"].values()) == set(range({"ja": 1}.get(code, 3)))
     qno, entanglion = _messages(code, "qno"), _messages(code, "entanglion")
     for key in qno.keys() & entanglion.keys():  # each game's own words, as the box shows them
-        assert page["qno"][key[1]] in (qno[key][0], list(qno[key]))
-        assert page["entanglion"][key[1]] in (entanglion[key][0], list(entanglion[key]))
+        on_page = f"{key[0]}\x04{key[1]}" if key[0] else key[1]  # as gettext keys a context
+        assert page["qno"][on_page] in (qno[key][0], list(qno[key]))
+        assert page["entanglion"][on_page] in (entanglion[key][0], list(entanglion[key]))
 
 
 @pytest.mark.parametrize("code", TRANSLATED)

@@ -125,7 +125,10 @@ def test_aggregate_counts_options_and_causes():
     out = aggregate([base, base, won, {**base, "status": "abandoned"}])
     assert out[0] == "Entanglion: 4 games, 3 finished, 1/3 won (33%)"
     assert "  hard, track at 3: 1/3 won (33%)" in out
-    assert "  real dice: 0/2 won (0%)" in out and "  rule book: 1/1 won (100%)" in out
+    assert "  Real dice: 0/2 won (0%)" in out and "  rule book: 1/1 won (100%)" in out
+    # A ruling with no setup screen by its short words, not as key=value.
+    tunnel = aggregate([{**base, "options": {"tunnel_timing": "after_failure"}}])
+    assert "  Quantum Tunnel: after a failure: 0/1 won (0%)" in tunnel
     assert "Most common cause of loss: PROBE (2 of 2)" in out
 
 

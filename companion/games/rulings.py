@@ -9,14 +9,19 @@ state and its journal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 
 @dataclass(frozen=True)
 class Choice:
+    """``words`` are what players read: a short name and a short label per allowed
+    value, marked ``NC_("ruling", ...)`` in the game's catalog (a number is its own
+    label). The stories and the page's charts say a ruling with :func:`say`."""
+
     default: Any
     allowed: tuple[Any, ...]
     doc: str
+    words: tuple[str, Mapping[Any, str]] = ("", {})
 
 
 class OptionError(ValueError):
@@ -47,3 +52,16 @@ def describe(rulings: Mapping[str, Choice]) -> str:
         allowed = " | ".join(repr(a) for a in c.allowed)
         rows.append(f"{name} (default {c.default!r}; {allowed})\n    {c.doc}")
     return "\n".join(rows)
+
+
+def label(choice: Choice, value: Any) -> str | None:
+    """The English label of ``value`` (type and all: True is not 1), None if it has none."""
+    return next((text for v, text in choice.words[1].items()
+                 if v == value and type(v) is type(value)), None)
+
+
+def say(choice: Choice, value: Any, pgettext: Callable[[str, str], str]) -> tuple[str, str]:
+    """A ruling's name and ``value``'s label, translated by the game's ``pgettext``."""
+    text = label(choice, value)
+    return (pgettext("ruling", choice.words[0]),
+            pgettext("ruling", text) if text is not None else str(value))

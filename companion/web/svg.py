@@ -28,6 +28,8 @@ from .. import i18n
 from ..games.common import GAMES, ui_for
 from ..i18n import _
 from ..games.entanglion.cards import TRACK
+from ..games.entanglion.options import RULINGS
+from ..games.rulings import say
 
 BLUE, RED, GREY, INK = "#3b82f6", "#ef4444", "#9ca3af", "#e5e7eb"
 # Ship markers: white letters on these pass 4.5:1 (the line colours above do not).
@@ -486,13 +488,16 @@ def history_plots(history: Mapping[str, Any], options_shown: int = 6) -> list[st
 
 def _option_words(group: str) -> tuple[str, Callable[[str], str]]:
     """An Entanglion option of the win-rate charts, and its values, in the words its
-    setup screen uses (in the table's language); an option with no setup screen keeps
-    its name from the rules."""
+    setup screen uses (in the table's language); a ruling with no setup screen in its
+    short words (the rulings table's)."""
     ui = ui_for("entanglion")
-    own = i18n.for_catalog("entanglion")[0]
+    own, _n, own_p = i18n.for_catalog("entanglion")
     key = "start_space" if group == "difficulty" else group
     step = next((s for s in ui.SETUP_STEPS if s.key == key), None)
-    if step is None:
+    if step is None and key in RULINGS:
+        words = {str(v): say(RULINGS[key], v, own_p)[1] for v in RULINGS[key].allowed}
+        return say(RULINGS[key], None, own_p)[0], lambda k: words.get(k, k)
+    if step is None:  # an option this version no longer knows (an old journal)
         return group.replace("_", " "), lambda k: k.replace("_", " ")
     labels = {str(v): own(label) for label, v in step.choices}
     if key == "start_space":  # stats count it as "start space N"

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from ...i18n import N_, for_catalog
 from ..common import duration, played_seconds, rate
+from ..rulings import say
 from . import odds
 from .cards import COMPONENTS, pretty
 from .options import RULINGS
@@ -26,10 +27,8 @@ _, ngettext, pgettext = for_catalog("entanglion")
 CHECKS = ("orbital defence", "ground defence", "probe")
 CAUSE = {"orbital defence": "orbital defence", "ground defence": "ground defence",
          "probe": "PROBE", "schrodinger": "Schrödinger", "bit_flip_error": "Bit Flip Error"}
-DIFFICULTY = {1: N_("easy, track at 1"), 2: N_("easy, track at 2"), 4: N_("hard, track at 3")}
 STATUS = {"won": N_("won"), "lost": N_("lost"), "abandoned": N_("abandoned"),
           "playing": N_("playing")}
-MODES = {("deck", "physical"): "real cards", ("dice", "manual"): "real dice"}
 
 
 def story(g: Any, record: Any = None) -> dict[str, Any]:
@@ -204,26 +203,27 @@ def _cause(cause: str) -> str:
 
 
 def _option(key: str, value: Any) -> str:
-    """A setup option as its setup screen words it ("Real cards"); a rule option with
-    no setup screen by its documented name."""
+    """A setup option as its setup screen words it ("Real cards"); a ruling with no
+    setup screen by its short name and value ("Quantum Tunnel: after a failure")."""
     for step in SETUP_STEPS:
         for label, choice in step.choices if step.key == key else ():
             if choice == value:
                 return _(label)
-    return f"{key}={value}"
+    ruling, said = say(RULINGS[key], value, pgettext)
+    # Translators: a ruling and its value in the story's "Options:" list.
+    return _("{ruling}: {value}").format(ruling=ruling, value=said)
 
 
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show`` and the web page (in the
     language in use: English for the command)."""
     status = _(str(STATUS[st["status"]])) if st["status"] in STATUS else st["status"]
-    difficulty = DIFFICULTY.get(st["start_space"])
     out = [_("Result: {status}").format(status=status)
            + (f" ({_(st['reason'])})" if st["reason"] else ""),
            _("Turns: {turns}").format(turns=st["turns"])
            + (_(", played for {time}").format(time=st["time"]) if st["time"] else ""),
            _("Difficulty: {difficulty}").format(
-               difficulty=_(difficulty) if difficulty else st["start_space"])]
+               difficulty=say(RULINGS["start_space"], st["start_space"], pgettext)[1])]
     if st["options"]:
         out.append(_("Options: {options}").format(
             # Translators: between the items of a list on one line (Japanese: 、).
@@ -250,7 +250,8 @@ def text(st: dict[str, Any]) -> list[str]:
 
 
 def _mode(st: dict[str, Any]) -> list[str]:
-    return [MODES.get((k, v), f"{k}={v}") for k, v in st["options"].items()] or ["rule book"]
+    # Translators: the options of a game that kept every default ruling.
+    return [_option(k, v) for k, v in st["options"].items()] or [_("rule book")]
 
 
 def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
@@ -263,8 +264,8 @@ def aggregate(stories: Iterable[dict[str, Any]]) -> list[str]:
            f"{len(finished)} finished, {rate(len(won), len(finished))}"]
     if not finished:
         return out
-    for title, key in (("By difficulty", lambda st: [DIFFICULTY.get(st["start_space"],
-                                                                    str(st["start_space"]))]),
+    for title, key in (("By difficulty",
+                        lambda st: [say(RULINGS["start_space"], st["start_space"], pgettext)[1]]),
                        ("By options", _mode)):
         groups: dict[str, list[dict[str, Any]]] = {}
         for st in finished:
