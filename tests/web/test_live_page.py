@@ -289,6 +289,38 @@ def test_spectators_see_words_not_identifiers(rig):
         browser.quit(d)
 
 
+@pytest.mark.parametrize("code,rolls,camps", [
+    ("pl", ["2 udane", "5 nieudanych"], "obóz 0, obóz 1"),
+    ("cs", ["1 úspěšný", "3 neúspěšné"], "tábor 0, tábor 1"),
+    ("ja", ["成功2回、失敗5回"], "0じんえい、1じんえい")])
+def test_counts_take_the_language_s_plural_and_lists_its_separator(rig, code, rolls, camps):
+    from companion import i18n
+
+    start_game(rig)
+    d = open_page(rig, "laptop")
+    i18n.set_language(code)
+    try:
+        rig.run("press down")  # a new snapshot, in the new language: the page follows
+        wait_for(lambda: d.execute_script("return language") == code, what="the catalog")
+        made, failed = (1, 3) if code == "cs" else (2, 5)
+        shown = d.execute_script("""
+          const s = JSON.parse(JSON.stringify(last));
+          s.status = 'lost';
+          s.end = {turns: 3, rolls: {made: arguments[0], failed: arguments[1], each: []},
+                   retrieved: [], detections: {}};
+          render(s);
+          const end = document.getElementById('end-facts').textContent;
+          render({mode: 'game', game: 'qlanet', game_id: 9, status: 'won', winners: [0, 1],
+                  turn: {player: 0, number: 1}, costs: [0, 0], hand_sizes: [3, 3],
+                  deck_size: 0, refill: 'supply', planets: [], log: []});
+          return [end, document.getElementById('game').textContent];""", made, failed)
+        assert all(r in shown[0] for r in rolls), shown[0]
+        assert camps in shown[1], shown[1]
+    finally:
+        i18n.set_language("en")
+        browser.quit(d)
+
+
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_axe_finds_no_serious_violation(rig, theme):
     script = axe.script()  # skips, saying why, without axe-core

@@ -21,6 +21,8 @@ function ngettext(one, many, n, game) {
   const rule = ((catalog[""] || {}).plural || {})[new Intl.PluralRules(language || "en").select(n)];
   return forms[rule ?? forms.length - 1] || forms[0];
 }
+// Translators: between the items of a list on one line (Japanese: 、).
+const listed = (items) => items.join(_(", "));
 const fmt = (s, values) => s.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 
 async function loadCatalog(code) {
@@ -198,12 +200,12 @@ function renderEntanglion(s, root) {
     fact(_("Engine stack"), fmt(ngettext("{n} card", "{n} cards", s.decks.engine), {n: s.decks.engine})),
     fact(_("Event deck"), fmt(ngettext("{n} card", "{n} cards", s.decks.events), {n: s.decks.events})));
   for (const ship of ["mercurial", "rubicon"]) {
-    const aboard = s.components[ship].map(named).join(", ") || _("none");
+    const aboard = listed(s.components[ship].map(named)) || _("none");
     facts.append(fact(fmt(_("{ship} carries"), {ship: SHIP[ship]}), aboard, ship));
     if (s.hands) facts.append(fact(fmt(_("{ship}'s hand"), {ship: SHIP[ship]}),
       s.hands[ship].join(" ") || _("empty"), ship));
     if (s.events[ship].length) facts.append(fact(fmt(_("{ship}'s events"), {ship: SHIP[ship]}),
-      s.events[ship].map(named).join(", "), ship));
+      listed(s.events[ship].map(named)), ship));
   }
   root.append(facts);
   const q = el("div", null, "quantum");
@@ -217,7 +219,7 @@ function renderEntanglion(s, root) {
 function renderQno(s, root) {
   const facts = el("div", null, "facts");
   facts.append(
-    fact(_("Status"), status(s.status) + (s.winners.length ? " (P" + s.winners.join(", P") + ")" : "")),
+    fact(_("Status"), status(s.status) + (s.winners.length ? " (" + listed(s.winners.map((w) => "P" + w)) + ")" : "")),
     fact(fmt(_("Turn {number}"), {number: s.turn.number}), fmt(_("Player {player}"), {player: s.turn.player})),
     fact(_("Direction"), s.turn.direction > 0 ? _("clockwise") : _("anticlockwise")),
     fact(_("Top state"), "|" + s.top.state + "⟩"),
@@ -234,7 +236,7 @@ function renderQlanet(s, root) {
   const facts = el("div", null, "facts");
   facts.append(
     fact(_("Status"), status(s.status) + (s.winners.length ?
-      " (" + s.winners.map((c) => fmt(_("camp {camp}"), {camp: c})).join(", ") + ")" : "")),
+      " (" + listed(s.winners.map((c) => fmt(_("camp {camp}"), {camp: c}))) + ")" : "")),
     fact(fmt(_("Move {number}"), {number: s.turn.number}),
       s.turn.player === null ? "—" : fmt(_("Camp {camp}"), {camp: s.turn.player})),
     fact(_("Costs"), fmt(_("camp 0: {zero}  camp 1: {one}"), {zero: s.costs[0], one: s.costs[1]})),
@@ -287,8 +289,11 @@ function renderEnd(s) {
   const facts = $("end-facts");
   facts.textContent = "";
   facts.append(fact(_("Turns"), end.turns),
-    fact(_("Defence rolls"), fmt(_("{made} made, {failed} failed"),
-      {made: end.rolls.made, failed: end.rolls.failed})));
+    fact(_("Defence rolls"), listed([
+      // Translators: defence rolls that succeeded, counted ("5 made"), beside the failed ones.
+      fmt(ngettext("{n} made", "{n} made", end.rolls.made), {n: end.rolls.made}),
+      // Translators: defence rolls that failed, counted ("1 failed"), after the ones made.
+      fmt(ngettext("{n} failed", "{n} failed", end.rolls.failed), {n: end.rolls.failed})])));
   for (const [why, n] of Object.entries(end.detections)) {
     facts.append(fact(fmt(_("Detected: {cause}"), {cause: cause(why)}), n));
   }
