@@ -14,8 +14,11 @@ committed .mo files with the standard library's gettext.
 
 from __future__ import annotations
 
+import ast
+import io
 import json
 import re
+import tokenize
 import sys
 from pathlib import Path
 
@@ -89,20 +92,53 @@ def _files(name: str) -> list[Path]:
     return out
 
 
+def table_comments(source: str) -> dict[int, str]:
+    """Line -> the ``# Translators:`` comment written just above the simple statement
+    (a table, a return) or the function (a screen) that spans that line: one comment
+    says what all the labels of a table or a screen are, where Babel would give it to
+    the first message only. A message's own comment still comes first."""
+    blocks: dict[int, list[str]] = {}  # last line of a comment block -> its text
+    start = None
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type != tokenize.COMMENT:
+            continue
+        text = tok.string.lstrip("#").strip()
+        row = tok.start[0]
+        if text.startswith("Translators:"):
+            start, blocks[row] = row, [text]
+        elif start is not None and row - 1 in blocks and tok.line.strip().startswith("#"):
+            blocks[row] = blocks.pop(row - 1) + [text]
+    out: dict[int, str] = {}
+    simple = (ast.Assign, ast.AnnAssign, ast.Return, ast.Expr, ast.FunctionDef,
+              ast.AsyncFunctionDef)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, simple) and node.lineno - 1 in blocks:
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                out.setdefault(line, " ".join(blocks[node.lineno - 1]))
+    return out
+
+
 def extract_catalog(name: str):
     """The template of one catalog, straight from the code."""
     catalog, extract, _, _ = _babel()
     template = catalog.Catalog(project="companion", charset="utf-8", fuzzy=False)
     for path in _files(name):
         method = {".js": "javascript", ".html": _extract_html}.get(path.suffix, "python")
+        tables = table_comments(path.read_text("utf-8")) if method == "python" else {}
         with path.open("rb") as stream:
             for line, message, comments, context in extract.extract(
                     method, stream, keywords=KEYWORDS, comment_tags=("Translators:",)):
+                if not comments and line in tables:
+                    comments = [tables[line]]
                 note = CONTEXT_NOTES.get(context)
                 template.add(message, None, [(str(path.relative_to(ROOT)), line)],
                              auto_comments=[*comments, *([note] if note else [])],
                              context=context)
     return template
+
+
+_HTML_NOTE = ("Translators: a heading, button or label of the table's web page "
+              "(index.html); the browser wraps a long one.")
 
 
 def _extract_html(stream, keywords, comment_tags, options):
@@ -111,7 +147,7 @@ def _extract_html(stream, keywords, comment_tags, options):
     for pattern in (_HTML_TEXT, _HTML_ALT):
         for m in pattern.finditer(text):
             message = " ".join(next(g for g in reversed(m.groups()) if g).split())
-            yield text.count("\n", 0, m.start()) + 1, "_", message, []
+            yield text.count("\n", 0, m.start()) + 1, "_", message, [_HTML_NOTE]
 
 
 def _write_po(path: Path, cat) -> None:

@@ -245,6 +245,8 @@ class Daemon:
         if self.box.session.request == "power_off":
             self.power_off()
 
+    # Translators: The title of the screen when the box cannot switch itself off (a title
+    # bar).
     def power_off(self) -> None:
         """The players chose "Switch the box off": ask for it, then stop."""
         session = self.box.session
@@ -260,6 +262,8 @@ class Daemon:
         self.powering_off = True
         self.request_stop()
 
+    # Translators: The title of the screen after an unexpected error the box recovered from
+    # (a title bar).
     def recover(self) -> None:
         self._status_stale = True
         old = self.box.session
@@ -272,6 +276,8 @@ class Daemon:
             log.exception("reloading failed; carrying on with the previous session")
             self.box.session = old
 
+    # Translators: The screens when the card readers go or come back; each line is a line of
+    # the box's OLED screen (21 characters; Japanese 16 full-width).
     def link_changed(self, event: LinkEvent) -> None:
         """Tell the table when a reader goes away or comes back; never block on it."""
         state, detail = event.state, event.detail
@@ -481,6 +487,8 @@ def close_devices(devices: Devices) -> None:
         devices.lock.release()
 
 
+# Translators: Titles of the screens when a file or the web page failed at start (a title
+# bar).
 def main(config_path: str | None) -> int:
     """``companion run``. Exit 2: bad config file or LED map; 1: the hardware or the
     journal cannot be opened (2 if it is not a companion journal this version can
@@ -580,6 +588,8 @@ def main(config_path: str | None) -> int:
             devices.lock.release()  # after the journal is closed
 
 
+# Translators: The screen when the compiled engine could not be built; each line is a line
+# of the box's OLED screen (21 characters; Japanese 16 full-width).
 def engine_build_alerts() -> list[tuple[str, str]]:
     """A compiled engine on disk that was refused (see ``companion.games.compiled``):
     the box plays on in pure Python, with one log line and an alert saying so."""

@@ -96,6 +96,9 @@ def shown(path: Path) -> None:
     salvage_told(path)
 
 
+# Translators: The screen after the journal was repaired at start; each line is a line of
+# the box's OLED screen (21 characters; Japanese 16 full-width). "Kept {n} game;" / "nothing
+# lost." is one sentence over two lines.
 def _salvaged(report: SalvageReport) -> tuple[str, ...]:
     """The OLED alert for a salvaged journal (the screen wraps its lines)."""
     if not report.games and report.notes:
@@ -108,6 +111,8 @@ def _salvaged(report: SalvageReport) -> tuple[str, ...]:
     return (_("Journal repaired"), kept, lost, _("See the log."))
 
 
+# Translators: The screen after the journal was rewound at start; each line is a line of the
+# box's OLED screen (21 characters; Japanese 16 full-width).
 def _told(loss: Loss, session: Session, path: Path) -> tuple[str, ...]:
     """The log line and the OLED alert (the screen wraps its lines) for a detected loss."""
     here = session.game_id == loss.game and session.game is not None

@@ -169,6 +169,7 @@ class Sim:
         # The game's own seed deals the table: a random game gets random hands.
         return Table.of(session.game, session.game.seed)
 
+    # Translators: The simulator's hand line: the game is over, or the hand is empty.
     def _hand(self) -> str:
         """The cards of the player the box waits for, as ``tap`` names them."""
         from .games.qno.cards import label
@@ -355,6 +356,8 @@ def prepare_frames(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
 
 
+# Translators: The screen after an unexpected error in the simulator; each line is a line of
+# the box's OLED screen (21 characters; Japanese 16 full-width).
 def build(state_dir: Path, registry_path: str | None, seed: int | None,
           config: SessionConfig, frames: Path | None,
           sleep: Callable[[float], None] | None = None) -> tuple[Sim, Journal]:

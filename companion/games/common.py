@@ -113,6 +113,8 @@ def played_seconds(record: Any) -> float | None:
     return sum(b - a for a, b in zip(times, times[1:]) if 0 <= b - a <= PAUSE)
 
 
+# Translators: A game's time played, in the story and the list of games (about 8
+# characters).
 def duration(seconds: float | None) -> str:
     """``"52 min"``, ``"1 h 05"``, ``"<1 min"``; "" when unknown."""
     if seconds is None:

@@ -22,6 +22,7 @@ _, ngettext, pgettext = for_catalog("printing")
 
 GAME = "qlanet"
 
+# Translators: What a printed card's gate does, one line on a card (about 18 characters).
 EFFECT = {  # our own words, translated when drawn
     "X": N_("swap 0 and 1"), "H": "+ <-> 0,  - <-> 1", "Z": "+ <-> -",
     "M": N_("measure: fix the planet"), "CX0": N_("if first is 0, flip second"),
@@ -80,6 +81,7 @@ def cut_box(box: tuple[float, float, float, float], cut: float) -> list[tuple[fl
     return [(x0 + cut, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0 + cut)]
 
 
+# Translators: What a printed card's gate does, one line on a card (about 18 characters).
 def gate_face(name: str) -> Image.Image:
     _copies, cost, planets, effect = CARDS[name]
     said = name not in SYMBOLIC
@@ -171,6 +173,8 @@ def z_symbol(image, draw, centre, size) -> None:
     _swap_row(image, draw, centre, size, (LIGHT_PINK, "+"), (LIGHT_BLUE, "-"), size * 0.14)
 
 
+# Translators: What a printed card's measurement does, one line on a card (about 18
+# characters).
 def m_symbol(image, draw, centre, size) -> None:
     """A planet in a ring: measured, its camp fixed."""
     cx, cy = centre
@@ -224,6 +228,8 @@ def sw_symbol(image, draw, centre, size) -> None:
                     INK, mm(0.6), mm(2))
 
 
+# Translators: What a printed card's Bell measurement leaves, one line on a card (about 18
+# characters).
 def bm_symbol(image, draw, centre, size) -> None:
     """Two split planets tied by a wavy line, with a keyhole: only you know the code."""
     a, b = _pair(centre, size, 0.29)

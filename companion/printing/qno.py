@@ -42,6 +42,7 @@ CENTRE_X = CARD_W // 2
 NFC_CENTRE = (CENTRE_X, mm(65.5))
 PANEL = (mm(8), mm(16), CARD_W - mm(8), mm(51))
 
+# Translators: What a printed card's gate does, one line on a card (about 18 characters).
 GATE_HINT = {deck.H: N_("superpose, measure, guess"), deck.X: N_("flip one qubit"),
              deck.CNOT: N_("control flips the other")}
 

@@ -65,6 +65,8 @@ class Menus:
                 out[key] = menu[key]
         return out
 
+    # Translators: The main menu; each item is an item of an OLED menu (20 characters;
+    # Japanese 16 full-width).
     def _main_menu(self) -> dict[str, Any]:
         items = []
         gid = self.resumable
@@ -87,6 +89,8 @@ class Menus:
                 address=url.removeprefix("http://").rstrip("/")))
         return {"title": "Companion", "text": text, "items": items}
 
+    # Translators: The settings menu; each item is an item of an OLED menu (20 characters;
+    # Japanese 16 full-width).
     def _settings_menu(self) -> dict[str, Any]:
         """Settings: for now the language, each listed in its own words."""
         current = i18n.language()
@@ -105,6 +109,7 @@ class Menus:
                 log.error("language choice not saved: %s", exc)
                 self._error(_("Language set, but not saved (see the log)"))
 
+    # Translators: The title of the screen that says a catalog is damaged (a title bar).
     def _tell_broken_catalogs(self) -> None:
         """A catalog that could not be read leaves its words English (i18n logs the
         file and why): the players see an alert instead of wondering."""
@@ -119,6 +124,8 @@ class Menus:
         # A prompt shown again (after a menu opened over it) starts on its default again.
         self.menu, self.cursor, self._prompt_key = None, 0, None
 
+    # Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width):
+    # how to undo, at the foot of a screen.
     def _button(self, button: str) -> None:
         menu = self._current_menu()
         if menu is not None:
@@ -146,6 +153,8 @@ class Menus:
         elif button == BACK:
             self._error(_("Hold BACK to undo"))
 
+    # Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width):
+    # how to undo, at the foot of a menu.
     def _menu_button(self, menu: dict[str, Any], button: str) -> None:
         items = menu["items"]
         if button in (UP, DOWN):
@@ -172,6 +181,10 @@ class Menus:
             return
         self._select(items[min(self.cursor, len(items) - 1)])
 
+    # Translators: The box's questions and their answers (web PIN, switch off, end a game);
+    # text lines are a line of the box's OLED screen (21 characters; Japanese 16
+    # full-width), answers an item of an OLED menu (20 characters; Japanese 16 full-width).
+    # "Type it on the page" / "within 2 minutes." is one sentence over two lines.
     def _select(self, item: Item) -> None:
         act = item.action
         if act and act.get("session") == "web_address":
@@ -246,6 +259,7 @@ class Menus:
                 self.peek, self.peeking = act["seat"], False
         # "keep": closing the menu was all
 
+    # Translators: The title of the question before switching off (a title bar).
     def _ask_off_on_box(self) -> None:
         """A phone's page chose "Yes, switch off": only the box's own buttons may
         confirm, so a page can never take the box away from the table."""
@@ -265,6 +279,8 @@ class Menus:
         if isinstance(event, Press) and event.button == OK:
             self.request = "power_off"
 
+    # Translators: The title of the screen with the web page's address and QR code (a title
+    # bar).
     def _show_web_address(self) -> None:
         """The page's address as a QR code to scan, or why there is none; any button
         takes it away."""
@@ -275,11 +291,15 @@ class Menus:
         self.overlay = {"screen": "web_address", "title": _("Web page"), "url": url,
                         "hint": "OK"}
 
+    # Translators: The web PIN screens' title and lines; each is a line of the box's OLED
+    # screen (21 characters; Japanese 16 full-width).
     def _web_pin_burned(self) -> None:
         """Too many wrong PINs were typed on pages: the PIN on show (if any) is void."""
         self.alert(_("Web PIN blocked"), _("Too many wrong PINs were typed."),
                    _("Web PIN in the menu makes a new one."), replaces=(_("Web PIN"),))
 
+    # Translators: The menu during a game; each item is an item of an OLED menu (20
+    # characters; Japanese 16 full-width).
     def _actions_menu(self) -> dict[str, Any]:
         model = self.ui.action_menu(self.game)
         # The pre-selected item must never harm: with no safe move to offer, it is "back".

@@ -21,6 +21,7 @@ class Notices:
     the ``detail`` page, the roll animation (``anim``), the ``overlay`` and the box
     alerts waiting behind it."""
 
+    # Translators: The title of the details screen under a notice (a title bar).
     def _details(self, notice: dict[str, Any]) -> dict[str, Any]:
         """A page of a notice's details: every line of what happened, a press away."""
         pages = _detail_pages(notice)

@@ -36,6 +36,8 @@ class Play:
         log.error("game #%s cannot be resumed: %s: %s", game_id, type(exc).__name__, exc)
         self._error(_("Game #{number} cannot be resumed (see the log)").format(number=game_id))
 
+    # Translators: The screen when a game is resumed; each line is a line of the box's OLED
+    # screen (21 characters; Japanese 16 full-width).
     def _resume(self, record: Any) -> None:
         inputs = Journal.effective_inputs(record.entries)
         self.ui = ui_for(record.game)
@@ -73,6 +75,7 @@ class Play:
         self.peek, self.peeking = None, False
         self._close()
 
+    # Translators: The title of the screen when the journal could not save (a title bar).
     def _abandon(self) -> None:
         try:
             self.journal.abandon(self.game_id)
@@ -82,6 +85,8 @@ class Play:
         self._leave()
         self.resumable = None
 
+    # Translators: The title of the screen when an input could not be saved and was not
+    # applied (a title bar).
     def _apply(self, act: dict[str, Any]) -> bool:
         """Push an engine input, journal it, then show it; False if it was refused."""
         g = self.game
@@ -108,6 +113,8 @@ class Play:
         self._show(self.ui.notices(g, entries), entry=seq)
         return True
 
+    # Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width):
+    # BACK held with nothing to undo.
     def _undo(self) -> None:
         if self.mode != "game":
             self._error(_("Nothing to undo"))
@@ -166,6 +173,7 @@ _DOES = {  # an input's verb, as the undo notice says it
 }
 
 
+# Translators: Stands in for a choice the box cannot name, in the undo notice.
 def _describe(act: dict[str, Any]) -> str:
     player = act.get("player")
     who = f"P{player}" if isinstance(player, int) else (player or "").capitalize()

@@ -38,6 +38,7 @@ class SetupSteps:
             self.setup_step -= 1
             self.cursor = self._setup_default()
 
+    # Translators: The title of the screen when a new game could not be saved (a title bar).
     def _start_game(self) -> None:
         seed = self.seed_source()
         options = dict(self.setup_choices)

@@ -11,6 +11,8 @@ from ..inputs import Tag
 class Tags:
     """Taps (a part of :class:`~companion.session.Session`)."""
 
+    # Translators: What a tag tapped on a reader means; each is a line of the box's OLED
+    # screen (21 characters; Japanese 16 full-width).
     def _tag(self, event: Tag) -> None:
         card = self.registry.lookup(event.uid)
         if card is None:

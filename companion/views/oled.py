@@ -220,6 +220,7 @@ def _die(image: Image.Image, draw: ImageDraw.ImageDraw, face: str, top: int) -> 
     draw_text(image, (_DIE_X + 17 - w // 2, top + 6), face, scale=3)
 
 
+# Translators: The roll screen's line under the die (about 12 characters).
 def roll(m: dict[str, Any]) -> Image.Image:
     """A die, who rolls and what they need; the face tumbles, then the result appears
     where "rolling" was. Everything but the face and that word is the same in every
@@ -300,14 +301,19 @@ def _message(title: str, text: str, hint: str) -> Image.Image:
     return image
 
 
+# Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width): the
+# input was refused (the box's error screen).
 def error(m: dict[str, Any]) -> Image.Image:
     return _message(_("! Not possible"), m["text"], "OK")
 
 
+# Translators: The title of the screen after an undo (a title bar).
 def undo(m: dict[str, Any]) -> Image.Image:
     return _message(_("Undone"), m["text"], "OK")
 
 
+# Translators: The hint that DOWN shows the story's pages (about 12 characters, beside the
+# result).
 def _pages_hint(image: Image.Image, m: dict[str, Any]) -> None:
     """OK at the bottom right; "▼ more" at the left while story pages follow."""
     draw_text(image, (WIDTH - 2 - text_width("OK"), HINT_Y), "OK")
@@ -348,6 +354,8 @@ def _latin(text: str) -> bool:
     return not any(ord(c) > 0x2FFF for c in text)
 
 
+# Translators: The end screen: the result in large letters (about 8 characters) and the
+# turns played.
 def end(m: dict[str, Any]) -> Image.Image:
     """The result (page 0), then the story of the game page by page."""
     if m.get("page"):
@@ -371,6 +379,8 @@ def end(m: dict[str, Any]) -> Image.Image:
     return image
 
 
+# Translators: What the player on turn does, after an arrow for the direction of play (about
+# 12 characters).
 def qno(m: dict[str, Any]) -> Image.Image:
     """The effective top big, then value and direction, and everyone's card count."""
     image, draw = _canvas()
@@ -405,6 +415,8 @@ def _gate_box(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, tex
     draw_text(image, (x + 2 if len(text) == 1 else x + 1, y - 3), text[:1])
 
 
+# Translators: The circuit screen's title and its empty state (a line of the box's OLED
+# screen (21 characters; Japanese 16 full-width)).
 def circuit(m: dict[str, Any]) -> Image.Image:
     """The last columns of the game's circuit on two wires; M boxes show results."""
     image, draw = _canvas()
@@ -436,6 +448,8 @@ def circuit(m: dict[str, Any]) -> Image.Image:
     return image
 
 
+# Translators: QNO's end screen: who won, in large letters (about 10 characters), and the
+# turns played.
 def qno_end(m: dict[str, Any]) -> Image.Image:
     if m.get("page"):
         return _story_page(m)
@@ -486,6 +500,8 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, row: int, text: str,
         draw_text(image, (_PANEL_X, y), text)
 
 
+# Translators: QLANET's status lines; each is a line of the box's OLED screen (21
+# characters; Japanese 16 full-width).
 def qlanet(m: dict[str, Any]) -> Image.Image:
     """The public board: the grid left; costs (the camp to play inverted), fixed
     planets per camp and the last move right."""
@@ -508,6 +524,8 @@ def qlanet(m: dict[str, Any]) -> Image.Image:
     return image
 
 
+# Translators: QLANET's end screen: who won, in large letters (about 10 characters), and its
+# title.
 def qlanet_end(m: dict[str, Any]) -> Image.Image:
     """The reveal: the true board left, who won and why right; then the story."""
     if m.get("page"):
@@ -548,6 +566,8 @@ def _secret_head(secret: dict[str, Any]) -> str:
     return "+".join(map(str, secret["planets"])) + (f" {secret['bell']}" if secret["bell"] else "")
 
 
+# Translators: The screen with a camp's secret; each line is a line of the box's OLED screen
+# (21 characters; Japanese 16 full-width).
 def qlanet_secret(m: dict[str, Any]) -> Image.Image:
     """One camp's own view and the codes of the pairs and groups it knows (its
     secret): beside the grid while they fit there, else on the whole screen."""

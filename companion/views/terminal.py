@@ -206,6 +206,7 @@ def _planet_glyph(rgb: RGB, colour: bool) -> str:
     return _fg(display_colour(rgb), "●")
 
 
+# Translators: Labels of the simulator's board map (about 10 characters).
 def board_map(frame: Sequence[RGB], colour: bool = True) -> list[str]:
     """A compact map of the board showing ``frame`` (24 logical pixel colours).
 
@@ -288,6 +289,7 @@ _COMPACT_AT: dict[str, tuple[int, int]] = {
 COMPACT_WIDTH = 12
 
 
+# Translators: A label of the simulator's compact board (about 10 characters).
 def board_compact(frame: Sequence[RGB], colour: bool = True) -> list[str]:
     """The board map in 12 columns (beside a braille OLED on an 80-column terminal):
     Centarious and Superious on top, the ring below as printed, then the detection

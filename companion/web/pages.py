@@ -21,23 +21,36 @@ from ..games.entanglion.story import _pct  # noqa: PLC2701 - the story's own "31
 from .replay import Replay
 
 # Words inside f-strings: marked here (the extractor does not read into an f-string).
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_PAGES = N_("Pages")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_LIVE_GAME = N_("Live game")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_PAST_GAMES = N_("Past games")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_NOT_FOUND = N_("Not found")
 W_THE_LIST = N_("The list of past games")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_NO_GAMES_YET = N_("No games yet.")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_GAME_TITLE = N_("Game #{id}: {game}")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_NEWER_GAMES = N_("Newer games")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_OLDER_GAMES = N_("Older games")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_THE_STORY = N_("The game's story")
 W_DOWNLOAD_RECORD = N_("Download the record (a scenario file)")
 W_DOWNLOAD_CIRCUIT = N_("Download the circuit (OpenQASM 2)")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_MOVES = N_("Moves")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_ODDS = N_("Odds")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_THE_CIRCUIT_SO_FAR = N_("The circuit so far")
 W_ANALYSIS = N_("The analysis after the game")
 W_NO_DECISION = N_("No decision to weigh in this game.")
+# Translators: A heading or link of the past-games pages (the browser wraps a long one).
 W_TURNING_POINTS = N_("Turning points")
 W_ALL_AS_GOOD = N_("Every choice was as good as the search’s best.")
 # Translators: the axis of the win-chance chart: the game's inputs, first to last
@@ -60,6 +73,7 @@ def _page(title: str, body: str) -> str:
             f"<main>{body}</main></body></html>")
 
 
+# Translators: A game's status in the list of past games (one word).
 def _status(status: str) -> str:
     return {"playing": _("playing"), "won": _("won"), "lost": _("lost"),
             "setup": _("setting up"), "abandoned": _("abandoned")}.get(status, status)
@@ -69,6 +83,7 @@ def _story_module(game: str) -> Any:
     return importlib.import_module(f"companion.games.{game}.story")
 
 
+# Translators: The heading of the page for an unknown address.
 def not_found(why: str) -> str:
     """The page for a game id that names no game (or a path that names no page)."""
     return _page(_("Not found"), f'<h1>{escape(_(W_NOT_FOUND))}</h1>'
@@ -79,6 +94,7 @@ def not_found(why: str) -> str:
 # ---------------------------------------------------------------------- the list
 
 
+# Translators: The list of past games: its heading and each game's line.
 def games_list(rows: Sequence[Mapping[str, Any]], page: int, more: bool) -> str:
     """``rows``: dicts of id, title, status, turns, date and line (the story's line, or
     None for a game that does not replay), newest first."""
@@ -200,6 +216,8 @@ def _named(name: str) -> str:
 SHIP = {"mercurial": "Mercurial", "rubicon": "Rubicon"}
 
 
+# Translators: The facts of an Entanglion game on its past-game page: a label, then its
+# value.
 def _entanglion(p: Mapping[str, Any]) -> str:
     board = svg.entanglion_board(p)
     d, decks = p["detection"], p["decks"]
@@ -232,6 +250,7 @@ def _entanglion(p: Mapping[str, Any]) -> str:
     return out
 
 
+# Translators: The facts of a QNO game on its past-game page: a label, then its value.
 def _qno(p: Mapping[str, Any]) -> str:
     winners = f' (P{", P".join(map(str, p["winners"]))})' if p["winners"] else ""
     top = p["top"]
@@ -246,6 +265,7 @@ def _qno(p: Mapping[str, Any]) -> str:
             f'<pre class="circuit">{escape(p["circuit"])}</pre>')
 
 
+# Translators: The facts of a QLANET game on its past-game page: a label, then its value.
 def _qlanet(p: Mapping[str, Any]) -> str:
     camps = _("camp 0: {zero}  camp 1: {one}")
     winners = ", ".join(_("camp {camp}").format(camp=c) for c in p["winners"])
@@ -263,6 +283,7 @@ def _qlanet(p: Mapping[str, Any]) -> str:
     return out
 
 
+# Translators: A planet's name for screen readers on the page's QLANET grid.
 def _grid(title: str, planets: Sequence[Mapping[str, Any]]) -> str:
     cells = []
     for q in planets:

@@ -176,6 +176,7 @@ class Pairing:
         """A new browser token for the right PIN, else None."""
         return self.attempt(pin)[0]
 
+    # Translators: The page's answer to a wrong PIN, beside the PIN field.
     def attempt(self, pin: str) -> tuple[str | None, str]:
         """(a new browser token, "") for the right PIN, else (None, why not)."""
         burned = False
@@ -385,6 +386,7 @@ class _History(Handler):
 
 
 class _Qasm(Handler):
+    # Translators: The page's answer when the QNO circuit is asked for with no QNO game.
     async def get(self) -> None:
         snap = json.loads(await self.server.current())
         if snap.get("game") != "qno":
@@ -510,6 +512,7 @@ class _Hint(_Post):
         self.finish(data)
 
 
+# Translators: The page's answer when a hint is asked for after the end.
 def _hint_page(game: Any) -> bytes:
     from ..games.entanglion import ui
 

@@ -178,6 +178,7 @@ def _qlanet(g: Any) -> dict[str, Any]:
     return out
 
 
+# Translators: A camp's name on the page ("Camp 0").
 def _qlanet_line(e: dict[str, Any]) -> str | None:
     """A public log line; the deal and the refills (told on the OLED, which the page
     shows) and the reveal give none."""
@@ -206,6 +207,7 @@ def _qlanet_line(e: dict[str, Any]) -> str | None:
     return None
 
 
+# Translators: Two names joined on the page ("Mercurial and Rubicon").
 def _both(items: Any) -> str:
     """Two planets or camps: "1 and 5" in the table's language."""
     return i18n._("{a} and {b}").format(a=items[0], b=items[1]) if len(items) == 2 else \

@@ -307,6 +307,7 @@ def entanglion_board(snap: Mapping[str, Any]) -> str:
     return "".join(entanglion_board_parts(snap))
 
 
+# Translators: The board drawing's title for screen readers on the page.
 def entanglion_board_parts(snap: Mapping[str, Any]) -> list[str]:
     """The board's SVG in pieces that stay put: the same number in every position,
     each planet with what is on it in one piece, so a move changes two pieces (the
@@ -343,6 +344,8 @@ def _pretty(name: str) -> str:
     return words.name(name)
 
 
+# Translators: The label of the detection track on the page's board drawing (about 10
+# characters).
 def _track(detection: Mapping[str, Any], y: float) -> list[str]:
     space = detection.get("space")
     out = [_t(10, y + 4, _("Detection"), "galaxy", SMALLEST + 1, "start")]
@@ -448,6 +451,8 @@ def _num(v: float) -> str:
 GAME_COLOURS = {"entanglion": BLUE, "qno": "#22c55e", "qlanet": "#f59e0b"}
 
 
+# Translators: The titles, axes and series of the charts after a game on the page (an axis
+# label: about 20 characters).
 def end_plots(end: Mapping[str, Any]) -> list[str]:
     """The end-of-game plots: detection space over turns, rolls against targets."""
     out = [line_plot([(_("detection space"), "#f59e0b", end["detection_over_turns"])],
@@ -461,6 +466,8 @@ def end_plots(end: Mapping[str, Any]) -> list[str]:
     return out
 
 
+# Translators: The titles and axes of the past-games charts on the page (an axis label:
+# about 20 characters).
 def history_plots(history: Mapping[str, Any], options_shown: int = 6) -> list[str]:
     """Turns per game by game, then Entanglion's win rate by difficulty and options."""
     turns = history.get("turns") or []

@@ -40,6 +40,7 @@ KEPT_EVENTS = frozenset({BENNETT, HEISENBERG, QUANTUM_TUNNEL, THE_MECHANIC})
 # whenever a defence roll is due.
 ACTION_EVENTS = frozenset({BENNETT, HEISENBERG, THE_MECHANIC})
 
+# Translators: A card's effect, one sentence on the card screen and the page.
 EVENT_TEXT = {
     BENNETT: N_("Move one component between the ships (Event action)."),
     BIT_FLIP_ERROR: N_("Detection token to the first 4."),
@@ -73,6 +74,7 @@ COMPONENTS = (
 )
 HINDRANCES = frozenset({DILUTION_REFRIGERATOR, CONTROL_INFRASTRUCTURE})
 
+# Translators: A component's effect, one sentence on the card screen and the page.
 COMPONENT_TEXT = {
     PHYSICAL_QUBITS: N_("When detected in orbit, choose each ship's Centarious planet."),
     QUBIT_INTERCONNECT: N_("Start of turn, ships together: trade one engine card (free)."),

@@ -15,16 +15,19 @@ from .words import name
 
 _ = for_catalog("entanglion")[0]
 
+# Translators: What a roll was for, in a sentence of the page's log.
 PURPOSES = {  # what a roll was for, inside a sentence
     "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),
     "probe": "PROBE", "heisenberg": N_("Heisenberg"), "spooky action": N_("Spooky Action"),
     "first player": N_("first player"), "ship placement": N_("ship placement"),
     "orbital detection jump": N_("evasive jump"),
 }
+# Translators: A roll's outcome, one word in a sentence of the page's log.
 RESULTS = {
     "detected": N_("detected"), "evaded": N_("evaded"), "retrieved": N_("retrieved"),
     "no effect": N_("no effect"),
 }
+# Translators: A defence check named in a sentence of the page's log.
 REASONS = {  # why the detection rate moved, or why a card was discarded
     "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),
     "probe": "PROBE", "dilution refrigerator": N_("Dilution Refrigerator"),
@@ -35,6 +38,7 @@ def _word(table: dict[str, str], key: str) -> str:
     return _(table[key]) if key in table else key
 
 
+# Translators: The box itself as the one who acts, in a sentence of the page's log.
 def _ship(ship: str | None) -> str:
     return ship.capitalize() if ship else _("The box")
 
@@ -51,6 +55,7 @@ def _where(pos: list[str]) -> str:
     return _("Mercurial at {m}, Rubicon at {r}").format(m=name(m), r=name(r))
 
 
+# Translators: Who goes first after the opening roll, a sentence of the page's log.
 def _roll(e: dict[str, Any]) -> str:
     who = _ship(e["player"])
     if e["die"] == "centarious":
@@ -77,6 +82,7 @@ def _roll(e: dict[str, Any]) -> str:
     return f"{text}: {_word(RESULTS, result)}."
 
 
+# Translators: The sentences of the page's log, one per input (the page wraps a long one).
 def explain(e: dict[str, Any]) -> str:
     """One sentence for one log entry."""
     t, who = e["type"], _ship(e.get("player"))

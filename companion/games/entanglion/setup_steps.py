@@ -6,6 +6,8 @@ from __future__ import annotations
 from ...i18n import N_
 from ..common import Step
 
+# Translators: The set-up's questions (a title bar) and answers (an item of an OLED menu (20
+# characters; Japanese 16 full-width)); the story says an option as its answer here.
 SETUP_STEPS = (
     Step("start_space", N_("Difficulty"), (
         (N_("Easy: track at 1"), 1), (N_("Easy: track at 2"), 2), (N_("Hard: track at 3"), 4))),

@@ -27,6 +27,7 @@ _, ngettext, pgettext = for_catalog("entanglion")
 CHECKS = ("orbital defence", "ground defence", "probe")
 CAUSE = {"orbital defence": "orbital defence", "ground defence": "ground defence",
          "probe": "PROBE", "schrodinger": "Schrödinger", "bit_flip_error": "Bit Flip Error"}
+# Translators: A game's status in the story and on the page (one word).
 STATUS = {"won": N_("won"), "lost": N_("lost"), "abandoned": N_("abandoned"),
           "playing": N_("playing")}
 
@@ -105,6 +106,7 @@ def line(st: dict[str, Any]) -> str:
 
 
 
+# Translators: A cause of detection on the end pages (about 16 characters).
 CAUSE_WORDS = {  # how the box's end pages say a cause of detection (keys: CAUSE values)
     "orbital defence": N_("orbital defence"), "ground defence": N_("ground defence"),
     "Schrödinger": N_("Schrödinger"), "Bit Flip Error": N_("Bit Flip Error"),
@@ -114,6 +116,8 @@ _CLOSEST = {"orbital defence": N_("{ship} evaded with a {face}"),
             "probe": N_("{ship} beat a PROBE with a {face}")}
 
 
+# Translators: The story's pages on the OLED after a game ("The story" is their title); each
+# line is a line of the box's OLED screen (21 characters; Japanese 16 full-width).
 def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     """The story on the end screen's pages (in the table's language): each a title and
     up to five lines."""
@@ -147,10 +151,13 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     return pages_ + analysis_pages(st.get("analysis"))
 
 
+# Translators: A choice that changed nothing, in place of a chance on the analysis page
+# (about 12 characters).
 def _pct(win: float | None) -> str:
     return _("did nothing") if win is None else f"{round(100 * win)}%"
 
 
+# Translators: Titles of the analysis pages after a game (a title bar, about 18 characters).
 def analysis_pages(analysis: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The analysis after the game, once the box has worked it out: the choice that
     cost most, then the chance to win along the game as a small chart."""
@@ -214,6 +221,8 @@ def _option(key: str, value: Any) -> str:
     return _("{ruling}: {value}").format(ruling=ruling, value=said)
 
 
+# Translators: The lines of a game's story in the CLI and on the past-games page (the page
+# wraps a long line).
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show`` and the web page (in the
     language in use: English for the command)."""

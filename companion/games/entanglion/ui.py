@@ -64,23 +64,32 @@ PURPOSE = {  # a roll's purpose as a title: short, so in its own context ("Spook
     "ship placement": NC_("roll", "Ship placement"),
     "orbital detection jump": NC_("roll", "Evasive jump"),
 }
+# Translators: Short names of the cards and checks on the OLED's crowded lines (about 12
+# characters).
 ROLL_WORD = {"orbital defence": N_("Orbital"), "ground defence": N_("Ground"), "probe": "PROBE",
              "heisenberg": N_("Heisenberg"), "spooky action": N_("Spooky")}
+# Translators: Short names of the causes of detection on the OLED's crowded lines (about 12
+# characters).
 WHY = {  # why the detection rate moved, in a few letters
     "orbital defence": N_("orbital"), "ground defence": N_("ground"), "probe": "PROBE",
     "schrodinger": N_("Schrödinger"), "bit_flip_error": N_("Bit Flip"), "wave_function_collapse":
     N_("W.F. Collapse"),
 }
+# Translators: One word for a roll's outcome or a turn order on the OLED, after a ship or a
+# roll (about 10 characters).
 ROLL_RESULT = {  # a roll's outcome as the roll screen shows it
     "detected": N_("DETECTED"), "evaded": N_("evaded"), "retrieved": N_("retrieved"),
     "no effect": N_("no effect"), "tie": N_("tie"), "first": N_("first"), "second": N_("second"),
 }
+# Translators: What a defence roll is for, one word on the OLED's roll screen ("for evade";
+# about 10 characters).
 WIN_WORD = {"orbital defence": N_("evade"), "ground defence": N_("retrieve"),
             "probe": N_("escape")}
 
 PLACEMENTS = len(COMPONENTS)  # one setup screen per component put on its planet
 
 
+# Translators: Who acts when the box does it (the box itself), at the start of an OLED line.
 def who(ship: str | None) -> str:
     """A ship by its name (the same in every language), or the box itself."""
     return ship.capitalize() if ship else _("Box")
@@ -120,6 +129,8 @@ def chance_text(p: Fraction, one_die: bool = True) -> str:
     return f"{min(99, max(1, round(float(p) * 100)))}%"
 
 
+# Translators: A roll that cannot fail, in place of "need 4+" on an OLED line (about 6
+# characters).
 def target_text(o: odds.Odds) -> str:
     """The number to beat and the chance, e.g. "5+ 4/8" (a sure or hopeless roll says so)."""
     if o.chance == 1:
@@ -130,6 +141,7 @@ def target_text(o: odds.Odds) -> str:
     return f"{o.need}+ {chance}" if o.need is not None else chance
 
 
+# Translators: The face a roll must beat, on an OLED line ("need 4+"; about 10 characters).
 def need_text(o: odds.Odds) -> str:
     """``target_text`` said in words where it names a face: "need 5+ 4/8"."""
     target = target_text(o)
@@ -163,12 +175,16 @@ def status_line(g: Entanglion) -> str:
             f"{s.detection}, {sum(len(c) for c in s.ship_components.values())}/8 components")
 
 
+# Translators: an answer to a roll prompt, as the OLED's undo notice names it
+# ("Rubicon: chose re-roll"; about 14 characters).
 CHOICE_WORD = {  # an answer to a prompt, as the undo notice names it
     "keep": N_("keep the roll"), "reroll": N_("re-roll"), "use": N_("use it"),
     "accept": N_("accept"), "roll": N_("roll"), "stop": N_("stop"),
 }
 
 
+# Translators: Stands in for a choice the box cannot name, in the OLED's undo notice
+# ("Rubicon: chose an option").
 def describe(act: dict[str, Any]) -> str | None:
     """The undo notice for an event or an answer, by the names the cards print; None
     for the other inputs, which the session words itself."""
@@ -200,6 +216,8 @@ def seat(config: Any, pad: int) -> str | None:
     return config.pads[pad]
 
 
+# Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width): the
+# EXCHANGE button pressed with nothing to exchange.
 def button(g: Entanglion, name: str) -> dict[str, Any] | str:
     """RETRIEVE retrieves; EXCHANGE opens the exchange menu (a tap then exchanges)."""
     if name == RETRIEVE:
@@ -249,6 +267,8 @@ ROWS_PER_PAGE = 5
 LINE_PX = 128  # a status line's width in pixels (Japanese characters take 8, Latin 6)
 
 
+# Translators: The status lines under the OLED's title in play; each is a line of the box's
+# OLED screen (21 characters; Japanese 16 full-width).
 def status(g: Entanglion, page: int = 0) -> dict[str, Any]:
     """The resting screen. UP/DOWN pages through where each component is and the
     events each player holds."""
@@ -438,11 +458,15 @@ def _detection_before(g: Entanglion, earlier: int) -> int | None:
     return None
 
 
+# Translators: The hint at the foot of an OLED notice: OK shows the next one (a line of the
+# box's OLED screen (21 characters; Japanese 16 full-width)).
 def _text(title: str, lines: list[str], hint: str = "", **extra: Any) -> dict[str, Any]:
     return {"screen": "text", "title": title, "lines": lines, "hint": hint or _("OK next"),
             **extra}
 
 
+# Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width): a
+# ship takes cards into its hand.
 def _take(ship: str | None, cards: list[str]) -> str:
     return _("{ship} take {cards}").format(ship=who(ship), cards=_(", ").join(cards))
 
@@ -463,6 +487,9 @@ class _Notices:
 
     # -------------------------------------------------------------- set-up
 
+    # Translators: The set-up's screens; each is a line of the box's OLED screen (21
+    # characters; Japanese 16 full-width). "Put {component}" and "on {planet}" are one
+    # sentence over two lines.
     def setup_screens(self, upto: int) -> None:
         """The guided set-up: each component, the start, the deal (as each is known)."""
         g = self.g
@@ -493,6 +520,8 @@ class _Notices:
             self.out.append(_text(_("Deal"), [_take(p, c) for p, c in deal.items()],
                                   right=_setup_counter(g, index), leds=self.board.model()))
 
+    # Translators: The lines that say who starts and where the ships are; each is a line of
+    # the box's OLED screen (21 characters; Japanese 16 full-width).
     def _start_lines(self, upto: int) -> list[str]:
         """Detection, who starts (and the rolls that said so), where the ships are."""
         lines = [_("Detection: space {space}").format(space=self.board.detection)]
@@ -513,6 +542,9 @@ class _Notices:
 
     # -------------------------------------------------------------- play
 
+    # Translators: The notices after a move ("What happened" is their title); each is a line
+    # of the box's OLED screen (21 characters; Japanese 16 full-width). A sentence split
+    # over two lines keeps its order ("{ship} gives {card}" / "and takes {card}").
     def play_screens(self, entries: list[dict[str, Any]]) -> None:
         """The decisive roll, a summary of everything, and the one card to read."""
         roll = next((e for e in entries if e["type"] == "roll"
@@ -615,6 +647,8 @@ class _Notices:
         if card is not None:
             self.out.append({**card, "leds": final, **bar})
 
+    # Translators: The lines of the card screen after a draw or a retrieval; each is a line
+    # of the box's OLED screen (21 characters; Japanese 16 full-width).
     def _card(self, entries: list[dict[str, Any]]
               ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
         """The one card worth a screen (a component retrieved, else an event drawn),
@@ -633,6 +667,8 @@ class _Notices:
         return None, None
 
 
+# Translators: The title of the screen that says what a ship did (a title bar: about 18
+# characters).
 def _action_title(e: dict[str, Any]) -> str:
     """"Mercurial plays H", "Rubicon retrieves" (the player's initial if it is long)."""
     card = e.get("card")
@@ -645,6 +681,7 @@ def _action_title(e: dict[str, Any]) -> str:
     return title if len(title) <= 21 else verb.format(ship=who(e['player'])[:1] + ".", card=card)
 
 
+# Translators: A failed defence roll, one word at the end of an OLED line.
 def _roll_line(e: dict[str, Any]) -> str:
     """One roll in a line: "Orbital 2→6+1: evaded"."""
     value = f"{e['raw']}→{e['reroll']}" if "reroll" in e else str(e["raw"])
@@ -707,16 +744,22 @@ def _roll_face(g: Entanglion, p: dict[str, Any], value: int) -> str:
     return f"{value}: {_fail_word(p['purpose'])}"
 
 
+# Translators: A failed defence roll, one word on the OLED (capitals where the language has
+# them: the big word of the roll screen).
 def _fail_word(purpose: str) -> str:
     return _("detected") if purpose == "probe" else _("DETECTED")  # a PROBE is a lesser blow
 
 
+# Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width): no
+# face of the die makes the roll.
 def _need_line(o: odds.Odds) -> str:
     if o.need > 8:
         return _("No face is enough")
     return _("Need {need}+ to {win}").format(need=o.need, win=_(WIN_WORD[o.purpose]))
 
 
+# Translators: The choices after a defence roll; each is an item of an OLED menu (20
+# characters; Japanese 16 full-width).
 def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str, ...]]:
     p = g.pending
     if kind == "roll":
@@ -753,15 +796,22 @@ def _option_label(g: Entanglion, kind: str, value: Any) -> tuple[str, tuple[str,
     return (event_short(value) if value in EVENT_SHORT else card_name(value)), ()
 
 
+# Translators: What a prompt asks for, short names on an OLED line ("Bennett: discard";
+# about 14 characters).
 _PROMPT_TITLE = {  # a lower-case title is the player's: "Mercurial: roll"
     "roll": N_("roll"), "magnetic_shielding": N_("Magnetic Shielding"),
     "quantum_tunnel": N_("Quantum Tunnel?"), "physical_qubits": N_("Physical Qubits"),
     "bennett": N_("Bennett"), "mechanic": N_("The Mechanic"), "quantum_gates": N_("Quantum Gates"),
     "discard": N_("discard"), "draw": N_("draw"),
 }
+# Translators: The title of a prompt screen when the players roll, draw or discard real
+# cards (a title bar).
 _SETUP_PROMPT_TITLE = {"roll": N_("Roll"), "draw": N_("Draw"), "discard": N_("Discard")}
 
 
+# Translators: The lines of a prompt (roll a die, draw a card); each is a line of the box's
+# OLED screen (21 characters; Japanese 16 full-width). A sentence split over two lines keeps
+# its order ("Orbital roll failed:" / "use the Tunnel?").
 def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     k = p["kind"]
     o = odds.prompt_odds(g)
@@ -802,6 +852,8 @@ def _prompt_text(g: Entanglion, p: dict[str, Any]) -> list[str]:
     return []
 
 
+# Translators: An item of an OLED menu (20 characters; Japanese 16 full-width): the menu
+# item that asks the box for a hint.
 def prompt_menu(g: Entanglion) -> dict[str, Any]:
     """The pending decision as a menu (title, context lines, items)."""
     p = g.pending
@@ -898,6 +950,8 @@ def _leaves(before: tuple[str, str], after: tuple[str, str]) -> bool:
     return GALAXY[before[0]] == "entanglion" and GALAXY[after[0]] != "entanglion"
 
 
+# Translators: A player's possible actions; each is an item of an OLED menu (20 characters;
+# Japanese 16 full-width) ("Exch." is the short form when the card's name is long).
 def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Item:
     s, do = g.state, act["do"]
     if do == "navigate":
@@ -933,6 +987,7 @@ def _action_item(g: Entanglion, act: dict[str, Any], o: odds.Odds | None) -> Ite
     return Item(_("Pass"), act, (), risk)
 
 
+# Translators: The chance of a PROBE, after an item of the OLED menu ("PROBE 1/8").
 def _probe_suffixes(p: Fraction) -> list[str]:
     """What an item adds for the chance of drawing the PROBE (nothing when none),
     longest first."""
@@ -952,6 +1007,9 @@ def _fitting(names: list[str], suffixes: list[str]) -> str:
     return names[-1] + suffixes[-1]
 
 
+# Translators: The question before leaving the Entanglion galaxy: two text lines (a line of
+# the box's OLED screen (21 characters; Japanese 16 full-width)) and two menu items (an item
+# of an OLED menu (20 characters; Japanese 16 full-width)).
 def _asking_to_leave(g: Entanglion, card: str, player: str, act: dict[str, Any]
                      ) -> dict[str, Any]:
     """``act``, or, when playing ``card`` takes the ships out of Entanglion, a menu
@@ -968,6 +1026,8 @@ def _asking_to_leave(g: Entanglion, card: str, player: str, act: dict[str, Any]
                       Item(_("Yes, leave"), act, targets, HARMFUL)]}
 
 
+# Translators: The Qubit Interconnect's trade, as an item of an OLED menu (20 characters;
+# Japanese 16 full-width) and its second line.
 def _interconnect_item(g: Entanglion, trades: list[dict[str, Any]]) -> Item:
     other_ship = RUBICON if trades[0]["player"] == MERCURIAL else MERCURIAL
     title = name("qubit_interconnect")
@@ -979,6 +1039,8 @@ def _interconnect_item(g: Entanglion, trades: list[dict[str, Any]]) -> Item:
     return Item(title, menu)
 
 
+# Translators: The action menu's title and lines; each is a line of the box's OLED screen
+# (21 characters; Japanese 16 full-width).
 def action_menu(g: Entanglion, only: str | None = None) -> dict[str, Any]:
     """Every legal action as a menu item, the most useful first (buttons alone can
     play the whole game): a roll's item says the face it needs and the chance."""
@@ -1022,6 +1084,7 @@ class _HintMenu(dict):
     """The Hint menu of the move menu. The look-ahead takes about a second on the box,
     so it runs only when the menu is opened (its text or items are first read)."""
 
+    # Translators: The title of the hint screen (a title bar).
     def __init__(self, g: Entanglion):
         super().__init__(menu="hint", title=_("Hint"))
         self._game = g
@@ -1033,6 +1096,8 @@ class _HintMenu(dict):
         return self[key]
 
 
+# Translators: The hint screen's title and its way back (an item of an OLED menu (20
+# characters; Japanese 16 full-width)).
 def hint_menu(g: Entanglion, budget: int | None = None) -> dict[str, Any]:
     """The best input and the next best with their estimated chances to win; choosing
     one plays it. Seeded by the position, so asking twice gives the same answer."""
@@ -1062,6 +1127,9 @@ def hint_label(g: Entanglion, act: dict[str, Any], win: float) -> str:
                 names[-1]) + chance
 
 
+# Translators: The actions as the log and the page name them ("Exch.": the short form when
+# the name is long); each is an item of an OLED menu (20 characters; Japanese 16
+# full-width).
 def input_names(g: Entanglion, act: dict[str, Any]) -> list[str]:
     """An input in words, longest first (``H → M|+> R|1>``, ``H→M|+> R|1>``)."""
     do, card = act["do"], act.get("card")
@@ -1089,6 +1157,8 @@ def input_names(g: Entanglion, act: dict[str, Any]) -> list[str]:
 # ------------------------------------------------------------------ tags
 
 
+# Translators: What a card tapped on the reader means; each is a line of the box's OLED
+# screen (21 characters; Japanese 16 full-width).
 def tag_action(g: Entanglion, card: Any, seat: str | None, pad: int,
                exchange: bool) -> dict[str, Any] | str:
     """What tapping ``card`` on ``pad`` (belonging to ``seat``, None = shared) means.

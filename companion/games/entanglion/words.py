@@ -14,6 +14,8 @@ from .cards import pretty
 _, _ngettext, pgettext = for_catalog("entanglion")
 
 
+# Translators: The cards', planets' and galaxies' names as your edition prints them (the
+# full name; the OLED's short forms have the context "short").
 NAMES = {  # full names of planets, components and events (the card screens, set-up)
     "ZERO": N_("ZERO"), "ONE": N_("ONE"), "PLUS": N_("PLUS"), "MINUS": N_("MINUS"),
     "PHI_PLUS": N_("PHI PLUS"), "PHI_MINUS": N_("PHI MINUS"), "PSI_PLUS": N_("PSI PLUS"),

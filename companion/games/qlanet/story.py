@@ -53,6 +53,8 @@ def line(st: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+# Translators: The story's pages on the OLED after a game ("The story" is their title); each
+# line is a line of the box's OLED screen (21 characters; Japanese 16 full-width).
 def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     """The story on the box's screen, in the table's language (``text`` and
     ``aggregate`` are the operator's English summaries)."""
@@ -65,6 +67,8 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"title": _("The story"), "lines": lines}]
 
 
+# Translators: Why a QLANET game ended, a few words after the winner on the OLED and the
+# page (about 16 characters).
 def reason_text(reason: str) -> str:
     """Why a camp won, in the table's language. The log keeps the engine's English
     (``line 1-5-9``, ``five fixed``, ``move cap 60``, ``cost cap 150``)."""
@@ -80,9 +84,12 @@ def reason_text(reason: str) -> str:
     return reason
 
 
+# Translators: A game's status in the story and on the page (one word).
 STATUS = {"won": N_("won"), "playing": N_("playing"), "abandoned": N_("abandoned")}
 
 
+# Translators: The lines of a game's story in the CLI and on the past-games page (the page
+# wraps a long line).
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show`` and the web page (in the
     language in use: English for the command)."""

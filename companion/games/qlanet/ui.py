@@ -42,8 +42,12 @@ SEATS = (0, 1)
 
 # Labels are English marked for the catalogs (N_); the session translates them when
 # shown. Each hand size is its own label: Polish and Czech word 2-4 and 5-6 apart.
+# Translators: The set-up's answers for the hand size; each is an item of an OLED menu (20
+# characters; Japanese 16 full-width).
 HAND_SIZES = {3: N_("3 cards each"), 4: N_("4 cards each"), 5: N_("5 cards each"),
               6: N_("6 cards each")}
+# Translators: The set-up's questions and answers for the opening and the hand; each is an
+# item of an OLED menu (20 characters; Japanese 16 full-width).
 SETUP_STEPS = (
     Step("opening", N_("Centre"), ((N_("Hidden centre"), "hidden_centre"),
                                    (N_("Public centre"), "public_centre"))),
@@ -56,6 +60,7 @@ MENU = "qlanet"  # the kind of every menu this module opens
 LOG_LINES = 4  # moves on the second status page
 
 
+# Translators: Who acts: the box itself, or a camp, at the start of an OLED line.
 def camp(p: int | None) -> str:
     return _("Box") if p is None else _("Camp {camp}").format(camp=p)
 
@@ -76,6 +81,8 @@ def cells(g: Qlanet, viewer: Any = "spectator") -> list[str]:
     return [cell(e) for e in view(g, viewer)]
 
 
+# Translators: A card and the planet it was played on, on an OLED line (about 16
+# characters).
 def where(card: str, planets: list[int]) -> str:
     """``H on 5``, ``CX0 4->5`` (control first), ``SW 4<>5``, ``BM 4+5``."""
     if len(planets) == 1:
@@ -151,6 +158,8 @@ def seat(config: Any, pad: int) -> int | None:
 # ------------------------------------------------------------------ screens
 
 
+# Translators: The status lines under the OLED's title in play; each is a line of the box's
+# OLED screen (21 characters; Japanese 16 full-width).
 def status(g: Qlanet, page: int = 0) -> dict[str, Any]:
     """The resting screen: the public board; DOWN shows the hands and recent moves."""
     s = g.state
@@ -170,6 +179,8 @@ def status(g: Qlanet, page: int = 0) -> dict[str, Any]:
     }
 
 
+# Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width): a
+# camp discards a card.
 def _move_text(e: dict[str, Any]) -> str:
     p = short(e["player"])
     if e["type"] == "discard":
@@ -223,6 +234,8 @@ def private_screen(g: Qlanet, seat_: int) -> dict[str, Any]:
             "planets": [cell(e) for e in own], "pairs": pairs}
 
 
+# Translators: The warning before a camp's secret is shown; each is a line of the box's OLED
+# screen (21 characters; Japanese 16 full-width).
 def peek_warning(g: Qlanet, seat_: int) -> dict[str, Any]:
     other = 1 - seat_
     return {"screen": "text", "title": _("{camp}'s secret").format(camp=camp(seat_)),
@@ -234,11 +247,15 @@ def peek_warning(g: Qlanet, seat_: int) -> dict[str, Any]:
                       _("OK: back to the game")], "hint": ""}
 
 
+# Translators: The hint at the foot of an OLED notice: OK shows the next one (a line of the
+# box's OLED screen (21 characters; Japanese 16 full-width)).
 def _text(title: str, *lines: str, hint: str | None = None) -> dict[str, Any]:
     return {"screen": "text", "title": title, "lines": list(lines),
             "hint": _("OK next") if hint is None else hint}
 
 
+# Translators: The notices after a move ("What happened" is their title); each is a line of
+# the box's OLED screen (21 characters; Japanese 16 full-width).
 def notices(g: Qlanet, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What players read after an input: the move, a measurement, the card to take."""
     out: list[dict[str, Any]] = []
@@ -298,6 +315,8 @@ def notices(g: Qlanet, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+# Translators: The last line of a list cut short (a line of the box's OLED screen (21
+# characters; Japanese 16 full-width)).
 def _fit(lines: list[str]) -> list[str]:
     kept: list[str] = []
     for line in lines:
@@ -310,6 +329,8 @@ def _fit(lines: list[str]) -> list[str]:
 # ------------------------------------------------------------------ menus
 
 
+# Translators: The question that picks a planet for a card; each is a line of the box's OLED
+# screen (21 characters; Japanese 16 full-width).
 def _pick_menu(g: Qlanet, card: str, chosen: list[int], acts: list[dict[str, Any]],
                board: list[str] | None = None) -> dict[str, Any]:
     """Choose the next planet for ``card``: the ones ``acts`` allow after ``chosen``.
@@ -351,6 +372,8 @@ def _pick_menu(g: Qlanet, card: str, chosen: list[int], acts: list[dict[str, Any
     return {"menu": MENU, "title": f"{short(p)} {card}: {what}", "text": [], "items": items}
 
 
+# Translators: The menu that confirms a card; each is an item of an OLED menu (20
+# characters; Japanese 16 full-width).
 def _confirm_menu(g: Qlanet, act: dict[str, Any]) -> dict[str, Any]:
     s = g.state
     p = act["player"]
@@ -365,6 +388,8 @@ def _cost_line(price: int, total: int) -> str:
     return _("Cost {cost}: total {total}").format(cost=price, total=total + price)
 
 
+# Translators: The menu that confirms a discard; each is an item of an OLED menu (20
+# characters; Japanese 16 full-width).
 def _discard_menu(g: Qlanet, act: dict[str, Any]) -> dict[str, Any]:
     s = g.state
     p = act["player"]
@@ -375,6 +400,8 @@ def _discard_menu(g: Qlanet, act: dict[str, Any]) -> dict[str, Any]:
             "items": [Item(_("Discard it"), act), Item(_("Cancel"), {"session": "keep"})]}
 
 
+# Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width): a
+# card chosen after the end.
 def card_menu(g: Qlanet, card: str) -> dict[str, Any] | str:
     """What choosing ``card`` from the awaited camp's hand leads to (or why not)."""
     p = g.awaiting()
@@ -396,6 +423,8 @@ def prompt_menu(g: Qlanet) -> dict[str, Any]:
     raise ValueError("QLANET never asks mid-turn")  # g.pending is always None
 
 
+# Translators: The action menu's items and title; each is an item of an OLED menu (20
+# characters; Japanese 16 full-width).
 def action_menu(g: Qlanet, only: str | None = None) -> dict[str, Any]:
     """The hand of the camp to play: choosing a card leads to its planet menus, so the
     buttons alone can play the whole game."""
@@ -412,6 +441,8 @@ def action_menu(g: Qlanet, only: str | None = None) -> dict[str, Any]:
             "text": [_("Tap a card, or choose")], "items": items}
 
 
+# Translators: The secret button's screens; each is a line of the box's OLED screen (21
+# characters; Japanese 16 full-width).
 def button(g: Qlanet, name: str) -> dict[str, Any] | str:
     """EXCHANGE opens the peek at a camp's secret; RETRIEVE has no use here."""
     if name == EXCHANGE:
@@ -425,6 +456,8 @@ def button(g: Qlanet, name: str) -> dict[str, Any] | str:
 # ------------------------------------------------------------------ tags
 
 
+# Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width): a
+# card tapped after the end.
 def tag_action(g: Qlanet, card: Any, seat_: int | None, pad: int,
                exchange: bool = False) -> dict[str, Any] | str:
     """A tapped gate card opens its planet menu (an error string if it cannot)."""

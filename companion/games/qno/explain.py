@@ -20,6 +20,8 @@ REASONS = {  # Translators: why a player draws; {n} is the number of cards
 }
 
 
+# Translators: How the box knows the hands (the set-up's choice), in a sentence of the
+# page's log.
 HANDS = {"tracked": N_("tracked"), "honour": N_("on honour")}
 DETAIL = {
     "skip": N_("  Player {player} is skipped."), "reverse": N_("  Direction reversed."),
@@ -32,6 +34,7 @@ DETAIL = {
 }
 
 
+# Translators: A sentence of the page's log: the start card turned up.
 def narrate(result: dict[str, Any], label: Callable[[str], str] = label) -> Iterator[str]:
     """The log in sentences; ``label`` names a card (the page passes the box's own,
     whose action words are in the table's language)."""

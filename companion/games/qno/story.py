@@ -54,6 +54,8 @@ def line(st: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+# Translators: The story's pages on the OLED after a game ("The story" is their title); each
+# line is a line of the box's OLED screen (21 characters; Japanese 16 full-width).
 def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     """The story on the box's screen, in the table's language (``text`` and
     ``aggregate`` are the operator's English summaries)."""
@@ -66,11 +68,15 @@ def pages(st: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"title": _("The story"), "lines": lines}]
 
 
+# Translators: A game's status in the story and on the page (one word).
 STATUS = {"won": N_("won"), "playing": N_("playing"), "abandoned": N_("abandoned")}
+# Translators: Why a player drew penalty cards, in the story's list (about 18 characters).
 PENALTY = {"h_penalty": N_("H missed"), "caught": N_("caught without QNO!"),
            "draw_two": N_("Draw Two")}
 
 
+# Translators: The lines of a game's story in the CLI and on the past-games page (the page
+# wraps a long line).
 def text(st: dict[str, Any]) -> list[str]:
     """The whole story in lines, for ``companion games show`` and the web page (in the
     language in use: English for the command)."""

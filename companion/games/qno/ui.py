@@ -29,6 +29,8 @@ TITLE = "QNO"
 
 # Labels are English marked for the catalogs (N_); the session translates them when
 # shown. Each table size is its own label: Polish and Czech word 2-4 and 5-6 apart.
+# Translators: The set-up's questions and answers; each answer is an item of an OLED menu
+# (20 characters; Japanese 16 full-width).
 SETUP_STEPS = (
     Step("players", N_("Players"), ((N_("2 players"), 2), (N_("3 players"), 3),
                                     (N_("4 players"), 4), (N_("5 players"), 5),
@@ -37,11 +39,15 @@ SETUP_STEPS = (
                                 (N_("Tap plays only"), "honour"))),
 )
 
+# Translators: Action cards' names as the QNO edition prints them, on the OLED (about 12
+# characters).
 VALUE_WORDS = {"draw_two": N_("Draw Two"), "skip": N_("Skip"), "reverse": N_("Reverse")}
+# Translators: Why a player drew penalty cards, on an OLED line (about 16 characters).
 REASON = {"draw_two": N_("Draw Two"), "h_reward": N_("H guessed"), "h_penalty": N_("H missed"),
           "caught": N_("caught: no QNO!")}  # why a player draws (a deal or a draw goes unsaid)
 # Translators: short card values after a ket, as in "|10> Skip" and "|01> Rev" (Reverse).
 SHORT_VALUE = {SKIP: N_("Skip"), REVERSE: N_("Rev")}
+# Translators: Why a QNO game ended, on an OLED line (about 16 characters).
 GAME_OVER = {"empty hand": N_("empty hand"),
              "draw pile empty: fewest cards": N_("draw pile empty: fewest cards")}
 CIRCUIT_WINDOW = 12  # columns on one OLED page
@@ -49,6 +55,8 @@ CIRCUIT_WINDOW = 12  # columns on one OLED page
 # Why the engine refuses an input, as its ``check`` words it (English, with the
 # placeholders named here): the screens show it in the table's language. The
 # longer form of a pair comes first, so it wins the match.
+# Translators: Why the box refused an input; each is a line of the box's OLED screen (21
+# characters; Japanese 16 full-width).
 REFUSALS = (
     N_("The game is over"), N_("Player {player} is up"),
     N_("No card is being dealt or drawn"), N_("The start card is already up"),
@@ -68,6 +76,7 @@ _REFUSAL_PATTERNS = tuple(
     (re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(t))), t) for t in REFUSALS)
 
 
+# Translators: Who acts when the box does it (the box itself), at the start of an OLED line.
 def who(p: int | None) -> str:
     """A seat as P1-P6 in every language (as the QNO screen labels the counts), or the
     box itself."""
@@ -251,17 +260,23 @@ def _setup_index(g: Qno) -> int:
     return len(SETUP_STEPS) + len(g.inputs) + gates + (0 if _tracked(g.state.options) else 1) + 1
 
 
+# Translators: The hint at the foot of an OLED notice: OK shows the next one (a line of the
+# box's OLED screen (21 characters; Japanese 16 full-width)).
 def _text(title: str, *lines: str, hint: str | None = None) -> dict[str, Any]:
     return {"screen": "text", "title": title, "lines": list(lines),
             "hint": _("OK next") if hint is None else hint}
 
 
+# Translators: The notices after a move ("What happened" is their title); each is a line of
+# the box's OLED screen (21 characters; Japanese 16 full-width). A sentence split over two
+# lines keeps its order ("Keep the top card;" / "into a new draw pile").
 def notices(g: Qno, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What players need to read after an input (never a hand)."""
     out: list[dict[str, Any]] = []
     lines: list[str] = []
     tracked = g.tracked
 
+    # Translators: The title of the notices after a move (a title bar).
     def screen(model: dict[str, Any]) -> None:
         if lines:  # what happened before it comes first
             out.append(_text(_("What happened"), *lines))
@@ -342,6 +357,8 @@ def _bar(g: Qno) -> dict[str, Any]:
 # ------------------------------------------------------------------ prompts and menus
 
 
+# Translators: Which qubit a CNOT controls, as an item of an OLED menu (20 characters;
+# Japanese 16 full-width) (q0, q1 as printed on the cards).
 def _qubit_items(g: Qno, p: dict[str, Any]) -> list[Item]:
     s = g.state
     top = s.top_state
@@ -365,6 +382,9 @@ def prompt_menu(g: Qno) -> dict[str, Any]:
     return model if "right" in model else {**model, **_bar(g)}
 
 
+# Translators: The lines of a prompt (deal, draw, turn up a card); each is a line of the
+# box's OLED screen (21 characters; Japanese 16 full-width). "Take the top card" / "and tap
+# it on a pad" is one sentence over two lines.
 def _prompt(g: Qno) -> dict[str, Any]:
     p = g.pending
     assert p is not None
@@ -402,6 +422,8 @@ def _prompt(g: Qno) -> dict[str, Any]:
     raise ValueError(f"unknown prompt {kind!r}")
 
 
+# Translators: The action menu's title and items; each is an item of an OLED menu (20
+# characters; Japanese 16 full-width).
 def action_menu(g: Qno, only: str | None = None) -> dict[str, Any]:
     """The moves buttons can make (plays are taps: a menu would show the hand)."""
     items = []
@@ -427,6 +449,8 @@ def button(g: Qno, name: str) -> dict[str, Any] | str:
 # ------------------------------------------------------------------ tags
 
 
+# Translators: A line of the box's OLED screen (21 characters; Japanese 16 full-width): a
+# card tapped after the end.
 def tag_action(g: Qno, card: Any, seat_: int | None, pad: int,
                exchange: bool = False) -> dict[str, Any] | str:
     """The input a tapped card makes, or why it cannot (in the table's language)."""

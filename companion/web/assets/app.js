@@ -109,8 +109,11 @@ function setupControls() {
   const buttons = $("buttons");
   buttons.textContent = "";
   for (const name of config.buttons) addButton(buttons, name, {kind: "press", button: name});
+  // Translators: buttons of the page's remote control (the box's buttons keep their names).
   addButton(buttons, _("Hold BACK (undo)"), {kind: "hold", button: "BACK"});
+  // Translators: a button of the page's remote control: press and hold EXCHANGE.
   addButton(buttons, _("Hold EXCHANGE"), {kind: "hold", button: "EXCHANGE"});
+  // Translators: a button of the page's remote control: let go of EXCHANGE.
   addButton(buttons, _("Let go EXCHANGE"), {kind: "release", button: "EXCHANGE"});
   if (config.box) {
     const pad = $("pad");
@@ -211,7 +214,9 @@ function renderEntanglion(s, root) {
   const q = el("div", null, "quantum");
   q.append(el("h2", _("Behind the board: two qubits")),
     el("p", fmt(_("The ships are in the state {state}."), {state: s.quantum.state})));
+  // Translators: the last gate played, a line of QNO's quantum notes on the page.
   if (s.quantum.last_gate) q.append(el("p", fmt(_("Last gate: {gate}"), {gate: s.quantum.last_gate})));
+  // Translators: what the last gate did to the state, a line of QNO's quantum notes.
   if (s.quantum.last_move) q.append(el("p", fmt(_("It did: {move}"), {move: s.quantum.last_move})));
   root.append(q);
 }
@@ -244,6 +249,7 @@ function renderQlanet(s, root) {
       {zero: s.hand_sizes[0], one: s.hand_sizes[1]})),
     s.refill === "deck" ?
       fact(_("Deck"), fmt(ngettext("{n} card", "{n} cards", s.deck_size), {n: s.deck_size})) :
+      // Translators: a label of QLANET's facts on the page, then its value.
       fact(_("Refills"), _("drawn at random from an endless supply")));
   root.append(facts, grid(_("The board"), s.planets));
   if (s.reveal) root.append(grid(_("Revealed"), s.reveal.planets));
@@ -288,15 +294,20 @@ function renderEnd(s) {
   if (!end) return;
   const facts = $("end-facts");
   facts.textContent = "";
-  facts.append(fact(_("Turns"), end.turns),
+  facts.append(
+    // Translators: labels of the facts after a game on the page (a value follows each).
+    fact(_("Turns"), end.turns),
+    // Translators: a label of the facts after a game: the defence rolls made and failed.
     fact(_("Defence rolls"), listed([
       // Translators: defence rolls that succeeded, counted ("5 made"), beside the failed ones.
       fmt(ngettext("{n} made", "{n} made", end.rolls.made), {n: end.rolls.made}),
       // Translators: defence rolls that failed, counted ("1 failed"), after the ones made.
       fmt(ngettext("{n} failed", "{n} failed", end.rolls.failed), {n: end.rolls.failed})])));
   for (const [why, n] of Object.entries(end.detections)) {
+    // Translators: a label of the facts after a game: detections by one cause, a count follows.
     facts.append(fact(fmt(_("Detected: {cause}"), {cause: cause(why)}), n));
   }
+  // Translators: a label of the facts after a game: what a ship retrieved follows.
   for (const r of end.retrieved) facts.append(fact(fmt(_("{ship} retrieved"), {ship: SHIP[r.player]}),
     fmt(_("{component} on {planet}"), {component: named(r.component), planet: named(r.planet)}),
     r.player));
@@ -309,6 +320,7 @@ let hintFor = null;
 
 async function showHint() {
   const asked = last ? last.game_id + ":" + last.inputs : null;
+  // Translators: on the page while the box works out a hint.
   $("hint-why").textContent = _("Thinking…");
   const r = await fetch("/hint", {method: "POST", credentials: "same-origin",
     headers: {"Content-Type": "application/json", "X-Companion-CSRF": csrf()}, body: "{}"});
@@ -368,7 +380,10 @@ function render(s) {
   if (board && s.game !== "entanglion") board.holder.remove();
   if (s.peeking) root.append(el("p", _("A camp is peeking at its secret on the box.")));
   if (s.game) GAMES[s.game](s, root);
-  else root.append(el("p", s.mode === "setup" ? _("Setting up a game…") : _("No game in play.")));
+  // Translators: the page's game panel while a game is being set up.
+  else if (s.mode === "setup") root.append(el("p", _("Setting up a game…")));
+  // Translators: the page's game panel with no game in play.
+  else root.append(el("p", _("No game in play.")));
   root.hidden = false;
   renderEnd(s);
   list("odds-list", "odds", s.odds);
@@ -402,6 +417,7 @@ function renderLog(s) {
     const li = el("li");
     const n = numbers[i];
     const number = el("span", n == null || numbers[i - 1] === n ? "" : n, "n");
+    // Translators: a log line's number for screen readers ("input 12").
     if (n != null && numbers[i - 1] !== n) number.setAttribute("aria-label", fmt(_("input {n}"), {n}));
     li.append(number, el("span", lines[i].trim(), "line"));
     log.append(li);
@@ -429,6 +445,7 @@ function patched(old, p) {
 function connect() {
   const source = new EventSource("/events");
   source.onopen = () => {
+    // Translators: the page's connection to the box works (one word at the top).
     $("link").textContent = _("live");
     $("link").className = "link up";
     readConfig();  // the box may have restarted: is this phone still paired?
@@ -446,6 +463,7 @@ function connect() {
     setTimeout(connect, 60000);
   });
   source.onerror = () => {
+    // Translators: the page lost the box and tries again (one word at the top).
     $("link").textContent = _("reconnecting…");
     $("link").className = "link down";
     // The browser retries by itself; if it gave up (the box refused), start over.
@@ -482,7 +500,11 @@ function applyTheme(choice) {
   const dark = choice ? choice === "dark" : !matchMedia("(prefers-color-scheme: light)").matches;
   document.documentElement.dataset.theme = dark ? "dark" : "light";
   const b = $("theme-button");
-  b.textContent = dark ? _("Light theme") : _("Dark theme");  // what a press does
+  // The button says what a press does.
+  // Translators: the page's theme button, in the dark theme.
+  const light = _("Light theme");
+  // Translators: the page's theme button, in the light theme.
+  b.textContent = dark ? light : _("Dark theme");
 }
 
 function setupViewing() {
@@ -497,7 +519,10 @@ function setupViewing() {
   // Board only (a TV by the table): ?tv=1 in the address, or the button.
   const tv = (on) => {
     document.body.classList.toggle("tv", on);
-    $("tv-button").textContent = on ? _("Everything") : _("Board only");
+    // Translators: the page's button back from the board-only view.
+    const all = _("Everything");
+    // Translators: the page's button that shows the board only (for a TV).
+    $("tv-button").textContent = on ? all : _("Board only");
   };
   tv(new URLSearchParams(location.search).get("tv") === "1");
   setupViewing.labels = () => { applyTheme(themeChoice); tv(document.body.classList.contains("tv")); };
