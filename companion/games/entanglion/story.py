@@ -194,6 +194,7 @@ def analysis_text(analysis: dict[str, Any]) -> list[str]:
                      "({theirs})").format(turn=c["turn"], played=c["played"],
                                           mine=_pct(c["played_win"]), best=c["best"],
                                           theirs=_pct(c["best_win"])))
+    # Translators: the lead-in of a line of bars, one per decision, in the analysis text.
     out.append(_("Chance to win at each decision (played well from there):"))
     chart = analysis["chart"]
     bars = " ▁▂▃▄▅▆▇█"

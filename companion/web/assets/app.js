@@ -327,6 +327,7 @@ async function showHint() {
   const h = await r.json();
   if (r.status === 403) readConfig();
   hintFor = asked;
+  // Translators: the lead-in of the hint's list of moves, each with its chance, on the page.
   $("hint-why").textContent = r.ok ? (h.why || _("Chance to win if you:")) : h.error;
   const ol = $("hint-list");
   ol.textContent = "";
