@@ -18,8 +18,8 @@ import ast
 import io
 import json
 import re
-import tokenize
 import sys
+import tokenize
 from pathlib import Path
 
 from .i18n import DEFAULT, LANGUAGES

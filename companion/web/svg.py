@@ -503,7 +503,7 @@ def _option_words(group: str) -> tuple[str, Callable[[str], str]]:
     step = next((s for s in ui.SETUP_STEPS if s.key == key), None)
     if step is None and key in RULINGS:
         words = {str(v): say(RULINGS[key], v, own_p)[1] for v in RULINGS[key].allowed}
-        return say(RULINGS[key], None, own_p)[0], lambda k: words.get(k, k)
+        return own_p("ruling", RULINGS[key].words[0]), lambda k: words.get(k, k)
     if step is None:  # an option this version no longer knows (an old journal)
         return group.replace("_", " "), lambda k: k.replace("_", " ")
     labels = {str(v): own(label) for label, v in step.choices}
