@@ -90,7 +90,7 @@ def test_hello_brings_the_link_up(fake, events):
         event = wait_for(events, is_state("up"))
         assert "fw=fake-1" in event.detail and event.source == fake.path
         assert link.state == "up"
-        assert link.hello == {"fw": "fake-1", "proto": 1, "proto_minor": 0, "readers": 3,
+        assert link.hello == {"fw": "fake-1", "proto": 1, "proto_minor": 1, "readers": 3,
                               "pixels": 25}
         assert fake.kinds[0] == "HELLO?"
 
