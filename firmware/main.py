@@ -39,7 +39,7 @@ from link import Busy, DeviceLink, describe  # noqa: E402
 from mfrc522 import MFRC522  # noqa: E402
 from presence import Presence  # noqa: E402
 
-FW_VERSION = "1.1.0"  # 1.1.0: goes quiet after a silent host
+FW_VERSION = "1.2.0"  # 1.1.0: goes quiet after a silent host; 1.2.0: BLINK (protocol 1.1)
 
 CTRL_C = 3
 
