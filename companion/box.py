@@ -102,7 +102,8 @@ class Box:
         phase = session.phase
         # An endless two-frame blink (choice targets) can run on the sink's own clock;
         # the light show at a game's end is counted in phases and stays with the ticks.
-        if leds.blinking(model) and model.get("result") is None and not session.animating():
+        if leds.blinking(model) and model.get("result") is None and not session.animating() \
+                and self.leds.can_blink():
             sent = self.leds.blink(leds.frame(model, phase), leds.frame(model, phase + 1),
                                    BLINK_STEP, restart)
             if sent is not None:

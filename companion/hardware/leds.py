@@ -57,7 +57,7 @@ class LedSink:
         first = tuple(tuple(p) for p in first)  # type: ignore[misc]
         second = tuple(tuple(p) for p in second)  # type: ignore[misc]
         pattern = (first, second, period)
-        if not self._can_blink():
+        if not self.can_blink():
             return None
         if pattern == self.blinking and not restart:
             return False
@@ -67,14 +67,15 @@ class LedSink:
         self.frames_sent += 1
         return True
 
-    def _can_blink(self) -> bool:
+    def can_blink(self) -> bool:
+        """Whether the device runs a blink by itself now (see :meth:`blink`)."""
         return False
 
     def _send(self, frame: Frame) -> None:
         """Hand one frame to the device (nothing, for a box without LEDs)."""
 
     def _send_blink(self, first: Frame, second: Frame, period: float) -> None:
-        """Hand a blink to a device that :meth:`_can_blink`."""
+        """Hand a blink to a device that :meth:`can_blink`."""
 
     def close(self) -> None:
         """Release the device."""
@@ -158,7 +159,7 @@ class FirmwareLeds(LedSink):
     def _chained(self, frame: Frame) -> list[tuple[int, int, int]]:
         return [OFF if i is None else frame[i] for i in self.chain]
 
-    def _can_blink(self) -> bool:
+    def can_blink(self) -> bool:
         return bool(getattr(self.link, "can_blink", False))
 
     def _send_blink(self, first: Frame, second: Frame, period: float) -> None:
