@@ -3,8 +3,8 @@
 :class:`DeviceLink` numbers and writes the device's lines (HELLO, TAG, HB, ERR,
 ACK, NAK) through a ``write(bytes)`` callable, frames the host's bytes into lines
 and answers each with exactly one ACK or NAK. What a host line *does* is left to
-callbacks, ``on_led(pixels)``, ``on_bri(level)`` and ``on_blink(...)``, so the rules live here and
-the hardware stays in ``main.py``. Time is always passed in (ms), never read.
+callbacks, ``on_led(pixels)``, ``on_bri(level)`` and ``on_blink(...)``, so the rules
+live here and the hardware stays in ``main.py``. Time is always passed in (ms), never read.
 
 The codec is ``protocol.py``, the very file the host uses, copied next to this one.
 """

@@ -54,11 +54,11 @@ class LedSink:
         itself, ``first`` now, until the next :meth:`show` or blink. None: this device
         cannot (the caller blinks with a frame per phase); True: sent; False: that very
         blink is already running and ``restart`` is false (its clock runs on)."""
+        if not self.can_blink():
+            return None
         first = tuple(tuple(p) for p in first)  # type: ignore[misc]
         second = tuple(tuple(p) for p in second)  # type: ignore[misc]
         pattern = (first, second, period)
-        if not self.can_blink():
-            return None
         if pattern == self.blinking and not restart:
             return False
         self._send_blink(first, second, period)
