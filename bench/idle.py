@@ -9,8 +9,10 @@ read), and OK is pressed on the mock pins until the box shows the state measured
 the move menu, DOWN until the item under the cursor has targets to blink):
 
 - ``status``: the resumed game's own screen, nothing moving;
-- ``menu``: the move menu open from it, its target planets blinking on the LEDs (a
-  tick and an LED frame every 0.5 s, the OLED unchanged);
+- ``menu``: the move menu open from it, its target planets blinking on the LEDs (the
+  fake Pico announces protocol 1.1 and runs the blink itself from one BLINK line;
+  with ``--old-firmware`` it announces 1.0 and the host sends a tick and an LED frame
+  every 0.5 s; the OLED unchanged either way);
 - ``end``: the game's last move made, then the end-of-game light show (10 s) and the
   analysis after the game (a one-off job the box runs while nobody plays; its CPU
   time and duration are printed apart), and the rest after them.
@@ -25,11 +27,13 @@ and peak RSS. Goals: <= 0.05 CPU-second per idle minute in every state with the 
 off, <= 0.1 with it on, and 0 OLED frames.
 
 The bench fails loudly (exit 1) when the box did not reach the state it claims to
-measure or left it while idle: the menu must blink (LED frames), the status and end
+measure or left it while idle: the menu must blink (the Pico running a blink of two
+different frames all along, or the host's LED frames for old firmware), the status and end
 screens must be the ones shown, and with the page on it must be listening with no page
 open. Linux only (reads /proc).
 
     python bench/idle.py [--seconds 60] [--runs 3] [--states status,menu,end] [--web]
+                         [--old-firmware]
 """
 
 from __future__ import annotations
@@ -76,8 +80,10 @@ def check(state: str, shown: dict, when: str) -> None:
                          f"not the {state} state")
 
 
-def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
-    with tempfile.TemporaryDirectory() as tmp_name, FakePico(hb_interval=1.0) as pico:
+def one_run(seconds: float, inputs: int, state: str, web: bool, old_firmware: bool = False
+            ) -> dict:
+    proto = {"proto": "1"} if old_firmware else {}
+    with tempfile.TemporaryDirectory() as tmp_name, FakePico(hb_interval=1.0, **proto) as pico:
         tmp = Path(tmp_name)
         settle = 2.0
         if state == "end":
@@ -124,9 +130,12 @@ def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
             names = before.get("threads", {})
             tids0 = thread_ids(proc.pid)
             cpu0, threads0 = cpu_seconds(proc.pid), threads_cpu(proc.pid, names)
-            frames0 = len(pico.frames)
+            frames0, blinks0, blinking0 = len(pico.frames), pico.blinks, pico.blinking
             time.sleep(seconds)
             led_frames = len(pico.frames) - frames0
+            blink_lines = pico.blinks - blinks0
+            pico_blinked = blinking0 is not None and pico.blinking == blinking0 \
+                and blinking0[1] != blinking0[2]
             cpu1, threads1 = cpu_seconds(proc.pid), threads_cpu(proc.pid, names)
             if tids0 <= thread_ids(proc.pid):  # no thread ended: its threads' exact sum
                 cpu0, cpu1 = sum(threads0.values()), sum(threads1.values())
@@ -141,8 +150,11 @@ def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
         if proc.returncode != 0:
             raise RuntimeError(f"the daemon exited with {proc.returncode} on SIGTERM")
         check(state, after, "after the idle time")
-        if state == "menu" and not led_frames:
-            raise WrongState("the move menu sent no LED frame while idle: nothing blinks")
+        if state == "menu" and not (led_frames or pico_blinked):
+            raise WrongState("the move menu sent no LED frame while idle and the Pico ran "
+                             "no blink of its own: nothing blinks")
+        if state == "menu" and old_firmware and pico.blinks:
+            raise WrongState("a BLINK line reached firmware that cannot run it")
         if web and after["pages"]:
             raise WrongState(f"{after['pages']} pages were open: not an idle page")
         if state == "end":
@@ -162,7 +174,8 @@ def one_run(seconds: float, inputs: int, state: str, web: bool) -> dict:
         "i2c": after["data_calls"] - before["data_calls"],
         "built": after["built"] - before["built"],
         "rss": memory["VmHWM"], "game": game_id, "inputs": played,
-        "led_frames": led_frames, "presses": shown["presses"], "screen": after["screen"],
+        "led_frames": led_frames, "blink_lines": blink_lines, "pico_blinked": pico_blinked,
+        "presses": shown["presses"], "screen": after["screen"],
         "analysis": analysis, "analysis_cpu": analysis_cpu,
     }
 
@@ -177,15 +190,18 @@ def main() -> int:
                         help="which idle states to measure (status, menu, end)")
     parser.add_argument("--web", action="store_true",
                         help="measure each state with the web page off and on")
+    parser.add_argument("--old-firmware", action="store_true",
+                        help="the fake Pico speaks protocol 1.0: the host blinks the LEDs")
     args = parser.parse_args()
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}; the fake Pico speaks protocol "
+          f"{'1.0 (the host blinks)' if args.old_firmware else '1.1 (it blinks by itself)'}")
     pages = (False, True) if args.web else (False,)
     try:
         for state in args.states.split(","):
             runs: dict[bool, list[dict]] = {page: [] for page in pages}
             for r in range(args.runs):
                 for page in pages:  # alternating: a shared machine's load hits both alike
-                    result = one_run(args.seconds, args.inputs, state, page)
+                    result = one_run(args.seconds, args.inputs, state, page, args.old_firmware)
                     runs[page].append(result)
                     busy = ", ".join(f"{name} {cpu:.3f}" for name, cpu in
                                      sorted(result["threads"].items(), key=lambda kv: -kv[1])
@@ -195,7 +211,9 @@ def main() -> int:
                           f"({busy or 'no thread ran long enough to count'}); reached the "
                           f"{result['screen']} screen after {result['presses']} presses; OLED "
                           f"frames {result['frames']} (I2C data transfers {result['i2c']}); "
-                          f"LED frames {result['led_frames']}; web snapshots built "
+                          f"LED frames {result['led_frames']}, BLINK lines "
+                          f"{result['blink_lines']}, the Pico blinking by itself all along: "
+                          f"{'yes' if result['pico_blinked'] else 'no'}; web snapshots built "
                           f"{result['built']}; peak RSS {result['rss']:.1f} MB"
                           + (f"; before it, the analysis after the game: "
                              f"{result['analysis_cpu']:.1f} CPU-s over "

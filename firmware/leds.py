@@ -4,7 +4,13 @@ The host sends whole frames; :class:`Leds` keeps the last one, scales every
 channel by the brightness cap (``bri / 255``, rounded) and writes the chain in
 one go, so the pixels never show half of one frame and half of the next. A new
 cap re-renders the frame on show, so BRI takes effect at once.
+
+A blink (:meth:`Leds.blink`) alternates two frames on the Pico's own clock, so the
+host need not wake up twice a second to send them; :meth:`Leds.tick` from the main
+loop shows whichever is due, and the next frame or blink ends it.
 """
+
+import protocol
 
 import neopixel
 
@@ -26,14 +32,37 @@ class Leds:
         self.brightness = brightness
         self.frame = [(0, 0, 0)] * count  # what the host asked for, before the cap
         self._dark = False  # the host went silent: nothing lit until it speaks again
+        self._blink = None  # (period ms, first, second, since ms) while blinking
         self._np = (factory or neopixel.NeoPixel)(pin, count)
 
     def show(self, frame):
         """Show ``frame``: ``count`` (r, g, b) tuples in chain order."""
         if len(frame) != self.count:
             raise ValueError("frame has %d pixels, the chain %d" % (len(frame), self.count))
+        self._blink = None
+        self._set(frame)
+
+    def _set(self, frame):
         self.frame = list(frame)
         self._render()
+
+    def blink(self, period, first, second, now):
+        """Alternate ``first`` and ``second`` every ``period`` ms from ``now`` (ms),
+        ``first`` at once, until the next :meth:`show` or blink."""
+        if len(first) != self.count or len(second) != self.count:
+            raise ValueError("blink frames have %d and %d pixels, the chain %d"
+                             % (len(first), len(second), self.count))
+        self._set(first)
+        self._blink = (period, list(first), list(second), now)
+
+    def tick(self, now):
+        """Show the blink's frame due at ``now`` (ms), if it changed."""
+        if self._blink is None:
+            return
+        period, first, second, since = self._blink
+        due = first if protocol.blink_shows_first(period, since, now) else second
+        if due != self.frame:
+            self._set(due)
 
     def set_brightness(self, level):
         """Change the cap (0-255) and show the current frame with it."""

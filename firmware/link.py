@@ -3,8 +3,8 @@
 :class:`DeviceLink` numbers and writes the device's lines (HELLO, TAG, HB, ERR,
 ACK, NAK) through a ``write(bytes)`` callable, frames the host's bytes into lines
 and answers each with exactly one ACK or NAK. What a host line *does* is left to
-two callbacks, ``on_led(pixels)`` and ``on_bri(level)``, so the rules live here and
-the hardware stays in ``main.py``. Time is always passed in (ms), never read.
+callbacks, ``on_led(pixels)``, ``on_bri(level)`` and ``on_blink(...)``, so the rules
+live here and the hardware stays in ``main.py``. Time is always passed in (ms), never read.
 
 The codec is ``protocol.py``, the very file the host uses, copied next to this one.
 """
@@ -34,13 +34,14 @@ def describe(exc):
 class DeviceLink:
     """One end of the link. ``fw``, ``readers`` and ``pixels`` are what HELLO announces."""
 
-    def __init__(self, write, fw, readers, pixels, on_led=None, on_bri=None):
+    def __init__(self, write, fw, readers, pixels, on_led=None, on_bri=None, on_blink=None):
         self._write = write
         self.fw = fw
         self.readers = readers
         self.pixels = pixels
         self.on_led = on_led
         self.on_bri = on_bri
+        self.on_blink = on_blink  # (period ms, first, second, now ms)
         self.seq = 0  # the number of our next line
         self.lines = protocol.LineBuffer()
         self.host = protocol.SeqTracker()
@@ -131,7 +132,7 @@ class DeviceLink:
             self.send("ACK", str(msg.seq))  # answered again, applied once
             return
         try:
-            self._apply(msg)
+            self._apply(msg, now)
         except ProtocolError as exc:
             self._count(exc.reason)
             self.send("NAK", *protocol.nak_fields(msg.seq, protocol.reason_code(exc.reason)))
@@ -148,7 +149,7 @@ class DeviceLink:
         self.applied += 1
         self.send("ACK", str(msg.seq))
 
-    def _apply(self, msg):
+    def _apply(self, msg, now=0):
         if msg.kind == "LED":
             # "bad pixels" (NAK BAD_PIXELS) unless the frame fits the chain exactly
             pixels = protocol.parse_led(msg.fields[0], self.pixels)
@@ -158,6 +159,10 @@ class DeviceLink:
             level = protocol.parse_bri(msg.fields)
             if self.on_bri is not None:
                 self.on_bri(level)
+        elif msg.kind == "BLINK":
+            period, first, second = protocol.parse_blink(msg.fields, self.pixels)
+            if self.on_blink is not None:
+                self.on_blink(period, first, second, now)
         elif msg.kind == "HELLO?":
             self.hello()  # HELLO first, then the ACK
         # PING: the ACK is the whole answer

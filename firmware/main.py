@@ -39,7 +39,7 @@ from link import Busy, DeviceLink, describe  # noqa: E402
 from mfrc522 import MFRC522  # noqa: E402
 from presence import Presence  # noqa: E402
 
-FW_VERSION = "1.1.0"  # 1.1.0: goes quiet after a silent host
+FW_VERSION = "1.2.0"  # 1.1.0: goes quiet after a silent host; 1.2.0: BLINK (protocol 1.1)
 
 CTRL_C = 3
 
@@ -82,7 +82,8 @@ class Firmware:
         self.led_error = led_error
         self.reader_errors = reader_errors or {}  # pad -> why its driver could not be built
         self.link = DeviceLink(write, fw, len(self.pads), pixels,
-                               on_led=self._on_led, on_bri=self._on_bri)
+                               on_led=self._on_led, on_bri=self._on_bri,
+                               on_blink=self._on_blink)
         self.check_ms = check_ms
         self.arm_ms = arm_ms
         self.armed_until = None  # while set, a Ctrl-C stops the firmware
@@ -150,6 +151,8 @@ class Firmware:
             self._guard(self._poll, now, now)
             self._guard(self._check, now, now)
         self._guard(self._disarm, now, now)
+        if self.leds is not None:
+            self._guard(self.leds.tick, now, now)  # a blink the host asked for
         self._guard(self.link.heartbeat, now, now)
 
     def _guard(self, func, now, *args):
@@ -262,6 +265,9 @@ class Firmware:
 
     def _on_led(self, pixels):
         self._leds_call(self.leds.show if self.leds else None, pixels)
+
+    def _on_blink(self, period, first, second, now):
+        self._leds_call(self.leds.blink if self.leds else None, period, first, second, now)
 
     def _on_bri(self, level):
         self._leds_call(self.leds.set_brightness if self.leds else None, level)

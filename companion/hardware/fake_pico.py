@@ -46,17 +46,22 @@ class FakePico:
         fw: str = "fake-1",
         *,
         hb_interval: float = protocol.HEARTBEAT,
-        proto: str = str(protocol.PROTO),
+        proto: str = f"{protocol.PROTO}.{protocol.PROTO_MINOR}",
         name: str = "companion-io",
     ) -> None:
         self.readers = readers
         self.pixels = pixels
         self.fw = fw
         self.proto = proto  # a string, so a test can announce "2" or "1.3"
+        minor = proto.partition(".")[2]
+        self._minor = int(minor) if minor.isdigit() else 0  # 1 and up: it can BLINK
         self.hb_interval = hb_interval
         # Records of what the host did; read them under wait_until or after it.
         self.commands: list[protocol.Message] = []  # every valid host line, in order
         self.frames: list[tuple[Pixel, ...]] = []  # every LED frame accepted
+        # The BLINK on show: (half-period s, first, second, since monotonic), or None.
+        self.blinking: tuple[float, tuple[Pixel, ...], tuple[Pixel, ...], float] | None = None
+        self.blinks = 0  # BLINK lines accepted
         self.brightness: int | None = None
         self.rejects: list[str] = []  # reasons for host lines the fake refused
         self.boots = 0
@@ -165,8 +170,15 @@ class FakePico:
 
     @property
     def frame(self) -> tuple[Pixel, ...] | None:
-        """The LED frame on show, or None before the first one."""
+        """The LED frame on show now (a blink's frame due now), or None before the first."""
+        return self.frame_at(time.monotonic())
+
+    def frame_at(self, when: float) -> tuple[Pixel, ...] | None:
+        """The frame on show at monotonic time ``when`` (not before the last line)."""
         with self._cond:
+            if self.blinking is not None:
+                period, first, second, since = self.blinking
+                return first if protocol.blink_shows_first(period, since, when) else second
             return self.frames[-1] if self.frames else None
 
     @property
@@ -348,7 +360,16 @@ class FakePico:
             frame = tuple(protocol.parse_led(msg.fields[0], self.pixels))
             with self._cond:
                 self.frames.append(frame)
+                self.blinking = None
                 self._cond.notify_all()
+        elif msg.kind == "BLINK" and self._minor >= 1:
+            period, first, second = protocol.parse_blink(msg.fields, self.pixels)
+            with self._cond:
+                self.blinking = (period / 1000, tuple(first), tuple(second), time.monotonic())
+                self.blinks += 1
+                self._cond.notify_all()
+        elif msg.kind == "BLINK":  # a fake of firmware 1.0 never heard of it
+            raise ProtocolError("unknown type")
         elif msg.kind == "BRI":
             level = protocol.parse_bri(msg.fields)
             with self._cond:

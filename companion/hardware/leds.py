@@ -35,6 +35,7 @@ class LedSink:
     def __init__(self) -> None:
         self.frames_sent = 0
         self.last: Frame | None = None
+        self.blinking: tuple[Frame, Frame, float] | None = None  # the blink the device runs
 
     def show(self, frame: Frame) -> bool:
         """Send ``frame`` if it differs from the last one; returns whether it did."""
@@ -43,11 +44,38 @@ class LedSink:
             return False
         self._send(frame)
         self.last = frame
+        self.blinking = None
         self.frames_sent += 1
         return True
 
+    def blink(self, first: Frame, second: Frame, period: float,
+              restart: bool = False) -> bool | None:
+        """Have the device alternate ``first`` and ``second`` every ``period`` seconds by
+        itself, ``first`` now, until the next :meth:`show` or blink. None: this device
+        cannot (the caller blinks with a frame per phase); True: sent; False: that very
+        blink is already running and ``restart`` is false (its clock runs on)."""
+        if not self.can_blink():
+            return None
+        first = tuple(tuple(p) for p in first)  # type: ignore[misc]
+        second = tuple(tuple(p) for p in second)  # type: ignore[misc]
+        pattern = (first, second, period)
+        if pattern == self.blinking and not restart:
+            return False
+        self._send_blink(first, second, period)
+        self.blinking = pattern
+        self.last = None  # whatever the device shows now, the next frame goes out
+        self.frames_sent += 1
+        return True
+
+    def can_blink(self) -> bool:
+        """Whether the device runs a blink by itself now (see :meth:`blink`)."""
+        return False
+
     def _send(self, frame: Frame) -> None:
         """Hand one frame to the device (nothing, for a box without LEDs)."""
+
+    def _send_blink(self, first: Frame, second: Frame, period: float) -> None:
+        """Hand a blink to a device that :meth:`can_blink`."""
 
     def close(self) -> None:
         """Release the device."""
@@ -108,6 +136,8 @@ def load_led_map(path: str | os.PathLike[str]) -> tuple[int | None, ...]:
 
 class LinkLike(Protocol):
     def send_leds(self, pixels: Sequence[tuple[int, int, int]]) -> None: ...
+    def send_blink(self, first: Sequence[tuple[int, int, int]],
+                   second: Sequence[tuple[int, int, int]], period_ms: int) -> None: ...
     def set_brightness(self, level: int) -> None: ...
 
 
@@ -124,7 +154,16 @@ class FirmwareLeds(LedSink):
         link.set_brightness(brightness)  # the firmware caps current, not our colours
 
     def _send(self, frame: Frame) -> None:
-        self.link.send_leds([OFF if i is None else frame[i] for i in self.chain])
+        self.link.send_leds(self._chained(frame))
+
+    def _chained(self, frame: Frame) -> list[tuple[int, int, int]]:
+        return [OFF if i is None else frame[i] for i in self.chain]
+
+    def can_blink(self) -> bool:
+        return bool(getattr(self.link, "can_blink", False))
+
+    def _send_blink(self, first: Frame, second: Frame, period: float) -> None:
+        self.link.send_blink(self._chained(first), self._chained(second), round(period * 1000))
 
     def close(self) -> None:
         if self.off_at_exit:

@@ -49,6 +49,7 @@ RESET_AGAIN = 5.0  # seconds between soft resets while the device stays at the R
 WARN_EVERY = 10.0  # at most one warning per kind of trouble per this many seconds
 JOIN_TIMEOUT = 2.0
 MAX_PIXELS = (protocol.MAX_LINE - len("65535 LED ") - len("*FFFF")) // 6  # 97
+BLINK_PIXELS = (protocol.MAX_LINE - len("65535 BLINK 60000  ") - len("*FFFF")) // 12  # 48
 FIELDS_KEPT = 8  # LED fields kept spelt, by frame (a blink alternates two frames)
 
 EVENT_STATES = ("up", "stale", "down", "version")  # the states announced as LinkEvents
@@ -386,6 +387,8 @@ class SerialLink(ReconnectingPort):
         # Guarded by self._lock: our numbering, the latest values and what carried them.
         self._seq = 0
         self._frame: tuple[tuple[int, int, int], ...] | None = None
+        # While the device blinks by itself: (second frame, half-period ms); _frame is the first.
+        self._blink: tuple[tuple[tuple[int, int, int], ...], int] | None = None
         self._fields: dict[tuple[tuple[int, int, int], ...], str] = {}  # frame -> LED field
         self._brightness: int | None = None
         self._carrier: dict[str, int] = {}  # "LED"/"BRI" -> seq of the line that last sent it
@@ -400,22 +403,55 @@ class SerialLink(ReconnectingPort):
         """The device's last HELLO (fw, proto, proto_minor, readers, pixels), or None."""
         return None if self._hello is None else dict(self._hello)
 
+    @property
+    def can_blink(self) -> bool:
+        """Whether the device is up and alternates two frames by itself (protocol 1.1:
+        BLINK); older firmware gets every phase of a blink as a frame of its own."""
+        hello = self._hello
+        return (self._state == "up" and hello is not None and hello["proto"] == protocol.PROTO
+                and hello["proto_minor"] >= 1)
+
     def send_leds(self, pixels: Sequence[Sequence[int]]) -> None:
         """Show ``pixels`` ((r, g, b) in physical chain order) now, or as soon as the link is up."""
+        frame = self._spelt(pixels)
+        with self._lock:
+            self._frame = frame
+            self._blink = None
+            self._retried["LED"] = False
+            if self._state == "up":
+                self._send_frame_locked()
+
+    def send_blink(self, first: Sequence[Sequence[int]], second: Sequence[Sequence[int]],
+                   period_ms: int) -> None:
+        """Alternate ``first`` and ``second`` every ``period_ms``, ``first`` now, until the
+        next frame: the device keeps the time (see :attr:`can_blink`). A device that cannot
+        blink is sent ``first``, and is sent the blink again after a HELLO that can."""
+        if not protocol.BLINK_MIN_MS <= period_ms <= protocol.BLINK_MAX_MS:
+            raise ValueError(f"blink period {period_ms} ms is not {protocol.BLINK_MIN_MS}-"
+                             f"{protocol.BLINK_MAX_MS}")
+        one, two = self._spelt(first), self._spelt(second)
+        if len(one) != len(two) or len(one) > BLINK_PIXELS:
+            raise ValueError(f"blink frames of {len(one)} and {len(two)} pixels; a line "
+                             f"carries two of at most {BLINK_PIXELS}")
+        with self._lock:
+            self._frame = one
+            self._blink = (two, period_ms)
+            self._retried["LED"] = False
+            if self._state == "up":
+                self._send_frame_locked()
+
+    def _spelt(self, pixels: Sequence[Sequence[int]]) -> tuple[tuple[int, int, int], ...]:
+        """``pixels`` as a frame whose LED field is kept: a blink alternates two frames,
+        each checked and spelt once."""
         frame = tuple((r, g, b) for r, g, b in pixels)
-        field = self._fields.get(frame)
-        if field is None:  # a blink alternates two frames: each is checked and spelt once
+        if frame not in self._fields:
             field = protocol.led_fields(frame)  # a bad colour: raise here, not later
             if len(frame) > MAX_PIXELS:
                 raise ValueError(f"{len(frame)} pixels; a line carries at most {MAX_PIXELS}")
             if len(self._fields) >= FIELDS_KEPT:
                 self._fields.clear()
             self._fields[frame] = field
-        with self._lock:
-            self._frame = frame
-            self._retried["LED"] = False
-            if self._state == "up":
-                self._send_frame_locked()
+        return frame
 
     def set_brightness(self, level: int) -> None:
         """Cap the brightness of every pixel (0-255), now or as soon as the link is up."""
@@ -462,9 +498,13 @@ class SerialLink(ReconnectingPort):
                 log.warning("%s: LED frame has %d pixels but the device drives %d; not sent",
                             self.path, len(self._frame), pixels)
             return
-        field = self._fields.get(self._frame)
-        seq = self._send_locked("LED", field, spelt=True) if field is not None \
-            else self._send_locked("LED", protocol.led_fields(self._frame))
+        field = self._fields.get(self._frame) or protocol.led_fields(self._frame)
+        if self._blink is not None and self.can_blink:
+            second, period = self._blink
+            other = self._fields.get(second) or protocol.led_fields(second)
+            seq = self._send_locked("BLINK", str(period), field, other, spelt=True)
+        else:
+            seq = self._send_locked("LED", field, spelt=True)
         if seq is not None:
             self._carrier["LED"] = seq
 

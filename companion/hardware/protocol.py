@@ -13,6 +13,9 @@ count rejects by reason and a device can turn one into a NAK code (:func:`reason
 """
 
 PROTO = 1  # major protocol version announced in HELLO
+PROTO_MINOR = 1  # 1.1 adds BLINK: the device alternates two frames on its own timer
+BLINK_MIN_MS = 50  # the shortest and longest half-period a BLINK line may ask for
+BLINK_MAX_MS = 60000
 HEARTBEAT = 1.0  # seconds between device HB lines
 STALE_AFTER = 3.0  # seconds without a valid line before the host reopens the port
 KEEPALIVE = 5.0  # the host sends a PING after this long with nothing else to say
@@ -23,7 +26,7 @@ UID_BYTES = (4, 7, 10)  # ISO 14443-3 single, double and triple size UIDs
 # Who may send what. A host that reads back its own LED line is looking at a
 # MicroPython REPL echoing its input, not at the firmware.
 DEVICE_KINDS = ("HELLO", "TAG", "HB", "ERR", "ACK", "NAK")
-HOST_KINDS = ("LED", "BRI", "PING", "HELLO?")
+HOST_KINDS = ("LED", "BRI", "PING", "HELLO?", "BLINK")
 KINDS = DEVICE_KINDS + HOST_KINDS
 
 ERR_TEXT_MAX = 200  # free text in ERR lines is cut here, so a traceback still fits a line
@@ -321,6 +324,8 @@ def check_fields(kind, fields):
         parse_led(fields[0])
     elif kind == "BRI":
         parse_bri(fields)
+    elif kind == "BLINK":
+        parse_blink(fields)
     elif kind in ("PING", "HELLO?"):
         if fields:
             raise ProtocolError("bad fields")
@@ -328,7 +333,7 @@ def check_fields(kind, fields):
         raise ProtocolError("unknown type")
 
 
-def hello_fields(fw, readers, pixels, proto=PROTO):
+def hello_fields(fw, readers, pixels, proto="%d.%d" % (PROTO, PROTO_MINOR)):
     """Fields of a HELLO: ``("fw=<fw>", "proto=<proto>", "readers=<n>", "pixels=<n>")``."""
     return ("fw=%s" % fw, "proto=%s" % proto, "readers=%d" % readers, "pixels=%d" % pixels)
 
@@ -455,6 +460,32 @@ def parse_led(hexstr, count=None):
         (int(hexstr[i:i + 2], 16), int(hexstr[i + 2:i + 4], 16), int(hexstr[i + 4:i + 6], 16))
         for i in range(0, len(hexstr), 6)
     ]
+
+
+def blink_fields(period_ms, first, second):
+    """Fields of a BLINK line: the half-period in ms and the two frames' LED fields
+    (each as :func:`led_fields` spells it)."""
+    fields = (str(period_ms), first, second)
+    parse_blink(fields)
+    return fields
+
+
+def parse_blink(fields, count=None):
+    """``(period_ms, first, second)`` from a BLINK's fields, each frame an (r, g, b)
+    list; ``count`` pixels each if given, else "bad pixels". The two frames have the
+    same length, and the period is BLINK_MIN_MS..BLINK_MAX_MS."""
+    if len(fields) != 3 or not _is_decimal(fields[0], 5):
+        raise ProtocolError("bad fields")
+    period = int(fields[0])
+    if not BLINK_MIN_MS <= period <= BLINK_MAX_MS or len(fields[1]) != len(fields[2]):
+        raise ProtocolError("bad fields")
+    return period, parse_led(fields[1], count), parse_led(fields[2], count)
+
+
+def blink_shows_first(period_ms, since_ms, now_ms):
+    """Whether a blink that started at ``since_ms`` shows its first frame at ``now_ms``:
+    the first for one period, the second for the next, and so on."""
+    return ((now_ms - since_ms) // period_ms) % 2 == 0
 
 
 def parse_bri(fields):

@@ -57,3 +57,30 @@ def test_off_is_dark():
     leds.show([(9, 9, 9)] * 4)
     leds.off()
     assert chain().writes[-1] == ((0, 0, 0),) * 4
+
+
+def test_a_blink_alternates_its_two_frames_on_the_picos_clock():
+    leds = make()
+    on, off = [(255, 130, 0)] * 4, [(0, 0, 0)] * 4
+    leds.blink(500, on, off, 1000)
+    shown = []
+    for now in range(1000, 3000, 100):
+        leds.tick(now)
+        shown.append(leds.frame == on)
+    assert shown == [True] * 5 + [False] * 5 + [True] * 5 + [False] * 5
+    assert len(chain().writes) == 4  # one write per change, not per tick
+
+
+def test_a_frame_ends_a_blink():
+    leds = make()
+    leds.blink(500, [(9, 9, 9)] * 4, [(0, 0, 0)] * 4, 0)
+    leds.show([(1, 2, 3)] * 4)
+    leds.tick(600)
+    assert leds.frame == [(1, 2, 3)] * 4
+
+
+def test_a_blink_of_the_wrong_length_is_refused():
+    leds = make()
+    with pytest.raises(ValueError):
+        leds.blink(500, [(0, 0, 0)] * 4, [(0, 0, 0)] * 3, 0)
+    assert chain().writes == []

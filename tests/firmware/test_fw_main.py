@@ -260,7 +260,7 @@ def test_worked_example_of_protocol_md(monkeypatch):
     rig.send_raw(b"5 PING*8ACF\n")  # the corrupted line the text mentions
     rig.step()
     assert without_hb(rig.take()) == [
-        ("HELLO", "fw=" + main.FW_VERSION, "proto=1", "readers=3", "pixels=4"),
+        ("HELLO", "fw=" + main.FW_VERSION, "proto=1.1", "readers=3", "pixels=4"),
         ("ACK", "0"), ("ACK", "1"), ("ACK", "2"), ("NAK", "3", "BAD_PIXELS"), ("ACK", "4"),
         ("NAK", "5", "BAD_CRC")]
     assert last_write() == (leds.scale((255, 0, 0), 64), leds.scale((0, 0, 255), 64),
@@ -544,3 +544,50 @@ def test_stop_watchdog_leaves_an_unknown_chip_alone(monkeypatch):
     rig = Rig()
     rig.firmware.stop(False)
     assert b"the watchdog still runs: it resets the board within 8 s" in bytes(rig.out)
+
+
+# -- BLINK: the Pico alternates two frames by itself ------------------------------------------
+
+
+def test_boot_announces_the_blink():
+    rig = Rig()
+    info = host_protocol.parse_hello(rig.take()[0].fields)
+    assert info["proto_minor"] >= 1  # what tells a host it may send BLINK
+
+
+def test_blink_alternates_until_the_next_led_frame():
+    rig = Rig()
+    rig.send("BRI", "255")
+    amber, dark = frame(colour=(255, 130, 0)), frame(colour=(0, 0, 0))
+    rig.send("BLINK", *host_protocol.blink_fields(
+        500, host_protocol.led_fields(amber), host_protocol.led_fields(dark)))
+    rig.step()
+    assert [m for m in without_hb(rig.take()) if m[0] in ("ACK", "NAK")] == [
+        ("ACK", "0"), ("ACK", "1")]
+    seen = []
+    for _ in range(20):  # 2 s, sampled every 100 ms, with no host line at all
+        seen.append(last_write() == tuple(amber))
+        rig.run(100)
+    assert seen == ([True] * 5 + [False] * 5) * 2
+    rig.send("LED", host_protocol.led_fields(frame()))
+    rig.run(1000)
+    assert last_write() == tuple(frame())
+
+
+def test_blink_with_the_wrong_pixel_count_is_refused_and_not_shown():
+    rig = Rig()
+    writes = len(fw_fakes.state.neopixels[-1].writes)
+    short = host_protocol.led_fields(frame(23))
+    rig.send("BLINK", *host_protocol.blink_fields(500, short, short))
+    rig.run(1000)
+    assert without_hb(rig.take())[-1] == ("NAK", "0", "BAD_PIXELS")
+    assert len(fw_fakes.state.neopixels[-1].writes) == writes
+
+
+def test_a_quiet_pico_keeps_a_blink_dark():
+    rig = Rig()
+    rig.send("BLINK", *host_protocol.blink_fields(
+        500, host_protocol.led_fields(frame()), host_protocol.led_fields(frame(colour=(0, 0, 9)))))
+    rig.run(board.HOST_SILENT_MS + 1500)  # the host went silent: dark, whatever the phase
+    assert rig.firmware.quiet
+    assert last_write() == ((0, 0, 0),) * board.PIXELS

@@ -73,3 +73,53 @@ def test_the_firmware_runs_the_same_on_micropython(tmp_path):
     assert [m.kind for m in messages].count("HB") == 1
     assert lines[-2] == "LEDS (128, 64, 1)"
     assert lines[-1] == "KBD [-1, 3]"  # off at import, armed by the stray Ctrl-C
+
+
+BLINK_SCENARIO = r'''
+import sys
+import fw_fakes
+
+fw_fakes.install()
+
+import board
+import main
+import protocol
+
+out = bytearray()
+inbox = [b""]
+
+
+def read():
+    data, inbox[0] = inbox[0], b""
+    return data
+
+
+firmware = main.build(out.extend, read)
+firmware.boot(0)
+amber = protocol.led_fields([(255, 130, 0)] * board.PIXELS)
+dark = protocol.led_fields([(0, 0, 0)] * board.PIXELS)
+chain = fw_fakes.state.neopixels[-1]
+for turn in range(300):
+    now = turn * 10
+    if turn == 10:
+        inbox[0] = (protocol.encode(0, "BRI", "255")
+                    + protocol.encode(1, "BLINK", *protocol.blink_fields(500, amber, dark)))
+    firmware.step(now)
+    if turn % 25 == 0:
+        print("AT", now, chain.writes[-1][0])
+sys.stdout.write(bytes(out).decode())
+'''
+
+
+def test_the_picos_own_blink_runs_the_same_on_micropython(tmp_path):
+    output = run_on_both(tmp_path, BLINK_SCENARIO)
+
+    shown = [line for line in output.splitlines() if line.startswith("AT ")]
+    assert shown == ["AT 0 (0, 0, 0)"] + [
+        "AT %d %s" % (ms, "(255, 130, 0)" if ((ms - 100) // 500) % 2 == 0 else "(0, 0, 0)")
+        for ms in range(250, 3000, 250)]
+    said = [host_protocol.decode(line.encode()) for line in output.splitlines()
+            if not line.startswith("AT ")]
+    assert [(m.kind,) + m.fields for m in said if m.kind in ("ACK", "NAK")] == [
+        ("ACK", "0"), ("ACK", "1")]
+    assert host_protocol.parse_hello(said[0].fields)["proto_minor"] == 1

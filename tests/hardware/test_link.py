@@ -90,7 +90,7 @@ def test_hello_brings_the_link_up(fake, events):
         event = wait_for(events, is_state("up"))
         assert "fw=fake-1" in event.detail and event.source == fake.path
         assert link.state == "up"
-        assert link.hello == {"fw": "fake-1", "proto": 1, "proto_minor": 0, "readers": 3,
+        assert link.hello == {"fw": "fake-1", "proto": 1, "proto_minor": 1, "readers": 3,
                               "pixels": 25}
         assert fake.kinds[0] == "HELLO?"
 
@@ -442,3 +442,73 @@ def test_a_host_with_nothing_to_say_pings_so_the_pico_stays_awake(fake, events, 
         wait_for(events, is_state("up"))
         assert fake.wait_until(lambda: fake.kinds.count("PING") >= 3, timeout=10)
         assert link.stats.acks >= 3
+
+
+# -- the Pico's own blink (protocol 1.1) ------------------------------------------------------
+
+
+def test_a_blink_is_one_line_the_device_runs_by_itself(link, fake):
+    dark = tuple((0, 0, 0) for _ in FRAME)
+    assert link.can_blink
+    link.send_blink(FRAME, dark, 500)
+    assert fake.wait_until(lambda: fake.blinks == 1)
+    period, first, second, since = fake.blinking
+    assert (period, first, second) == (0.5, FRAME, dark)
+    assert fake.frame_at(since + 0.25) == FRAME and fake.frame_at(since + 0.75) == dark
+    assert fake.frame_at(since + 1.25) == FRAME
+    link.send_leds(FRAME)  # a frame ends the blink
+    assert fake.wait_until(lambda: fake.blinking is None and fake.frame == FRAME)
+    assert fake.kinds[-2:] == ["BLINK", "LED"]
+
+
+def test_a_blink_is_sent_again_after_a_replug(link, fake, events):
+    dark = tuple((0, 0, 0) for _ in FRAME)
+    link.send_blink(FRAME, dark, 500)
+    assert fake.wait_until(lambda: fake.blinks == 1)
+    fake.unplug()
+    wait_for(events, is_state("down"))
+    assert not link.can_blink
+    fake.replug()
+    wait_for(events, is_state("up"), timeout=2.0)
+    assert fake.wait_until(lambda: fake.blinks == 2)
+    assert fake.blinking[1:3] == (FRAME, dark)
+
+
+def test_a_refused_blink_is_resent_once(link, fake):
+    fake.nak_next("BLINK")
+    link.send_blink(FRAME, tuple(reversed(FRAME)), 500)
+    assert fake.wait_until(lambda: fake.blinks == 1)
+    assert fake.kinds.count("BLINK") == 2 and link.stats.resends == 1
+
+
+def test_old_firmware_is_never_sent_a_blink(no_leaks, events):
+    with FakePico(hb_interval=HB, proto="1") as fake, \
+            SerialLink(fake.path, 115200, events.put_nowait, stale_after=STALE) as link:
+        wait_for(events, is_state("up"))
+        assert not link.can_blink
+        link.send_blink(FRAME, tuple(reversed(FRAME)), 500)  # its first frame, steady
+        assert fake.wait_until(lambda: fake.frame == FRAME)
+        sync(link, fake)
+        assert "BLINK" not in fake.kinds and not fake.rejects
+
+
+def test_a_blink_out_of_range_is_refused_before_sending(link, fake):
+    with pytest.raises(ValueError):
+        link.send_blink(FRAME, FRAME, 10)
+    with pytest.raises(ValueError):
+        link.send_blink(FRAME, FRAME[:10], 500)
+    sync(link, fake)
+    assert "BLINK" not in fake.kinds
+
+
+def test_firmware_leds_blink_only_on_a_device_that_can(link, fake):
+    from companion.hardware.leds import FirmwareLeds
+
+    sink = FirmwareLeds(link, tuple(range(len(FRAME))))
+    on, off = FRAME, tuple((0, 0, 0) for _ in FRAME)
+    assert sink.blink(on, off, 0.5) is True
+    assert sink.blink(on, off, 0.5) is False  # already running: not restarted
+    assert sink.blink(on, off, 0.5, restart=True) is True
+    assert fake.wait_until(lambda: fake.blinks == 2)
+    assert sink.show(on) is True  # whatever the device showed, a frame goes out
+    assert fake.wait_until(lambda: fake.blinking is None)

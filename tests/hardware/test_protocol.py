@@ -330,3 +330,20 @@ def test_lines_after_a_newline_survive_any_noise(parts, cuts):
         at, i = at + size, i + 1
     expected = [Message(seq, kind, fields) for _, seq, (kind, fields) in parts]
     assert [m for m in found if m in expected] == expected
+
+
+def test_blink_lines_round_trip_and_bad_ones_are_refused():
+    on, off = protocol.led_fields([(255, 130, 0)] * 3), protocol.led_fields([(0, 0, 0)] * 3)
+    msg = protocol.decode(protocol.encode(7, "BLINK", *protocol.blink_fields(500, on, off)))
+    assert protocol.parse_blink(msg.fields, 3) == (500, [(255, 130, 0)] * 3, [(0, 0, 0)] * 3)
+    for fields in [("49", on, off), ("60001", on, off), ("500", on), ("500", on, off[:-6]),
+                   ("-500", on, off), ("500", on, off, off), ("5e2", on, off)]:
+        with pytest.raises(ProtocolError, match="bad fields"):
+            protocol.encode(1, "BLINK", *fields)
+    with pytest.raises(ProtocolError, match="bad pixels"):
+        protocol.parse_blink(msg.fields, 4)
+
+
+def test_a_blink_shows_its_first_frame_for_one_period_then_its_second():
+    assert [protocol.blink_shows_first(500, 1000, t) for t in (1000, 1499, 1500, 1999, 2000)] \
+        == [True, True, False, False, True]
