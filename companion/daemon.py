@@ -22,8 +22,8 @@ import functools
 import logging
 import os
 import queue
-import sqlite3
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
