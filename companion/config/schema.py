@@ -155,6 +155,7 @@ class MqttConfig:
     password_file: str | None = None
     room: str = "room"
     table: str = "table"
+    home_assistant: bool = False  # publish Home Assistant's discovery messages
 
 
 @dataclass(frozen=True)

@@ -199,6 +199,7 @@ def _mqtt(rd: _Reader) -> MqttConfig:
         password_file=rd.get(t, "password_file", rd.path, d.password_file),
         room=rd.get(t, "room", _mqtt_name, d.room),
         table=rd.get(t, "table", _mqtt_name, d.table),
+        home_assistant=rd.get(t, "home_assistant", _boolean, d.home_assistant),
     )
     if "password" in rd.table(t):
         rd.known[t].append("password")

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from .. import records
 from ..web import snapshot
 from ..web.publish import page_extras
-from . import topics
+from . import discovery, topics
 from .link import Link
 from .outbox import Outbox
 
@@ -78,6 +78,8 @@ def start(mqtt: Any, box: Any, put: Callable[[Any], None]) -> Callable[[], None]
     the password file cannot be read."""
     outbox = Outbox(box.session.journal.path)
     link = Link(mqtt, read_password(mqtt), outbox, put)
+    if mqtt.home_assistant:
+        link.extra = discovery.messages(mqtt.room, mqtt.table)
     reporter = Reporter(link, outbox, mqtt.room, mqtt.table)
     box.observers.append(reporter)
     box.refresh()

@@ -23,12 +23,14 @@ topic read companion/r1/#
 
 user watcher
 topic read companion/#
+topic read homeassistant/#
 
 user rogue
 topic read companion/#
 
 user t1
 topic write companion/r1/t1/#
+topic write homeassistant/sensor/companion_r1_t1/#
 topic read companion/r1/command
 
 user t2

@@ -56,8 +56,14 @@ def test_retained_state_follows_the_game_and_each_record_arrives_once(room):
     broker, box, watcher = room
     broker()
     w = watcher()
-    t1, t2 = box("r1", "t1", "t1"), box("r1", "t2", "t2")
+    ha = watcher(topic="homeassistant/#")
+    t1, t2 = box("r1", "t1", "t1", home_assistant=True), box("r1", "t2", "t2")
     assert eventually(lambda: w.last("companion/r1/t1/availability") == "online", 10)
+    # Home Assistant's discovery: retained, where its ACL lets t1 write them.
+    from companion.mqtt import discovery
+
+    for topic, payload in discovery.messages("r1", "t1"):
+        assert eventually(lambda: ha.all(topic) == [payload], 10)
     assert eventually(lambda: w.last("companion/r1/t1/state") == state_of(t1), 10)
     t1.play(1)
     t2.play(1)
