@@ -27,6 +27,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
     game_id INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload BLOB,
     sent INTEGER NOT NULL DEFAULT 0 CHECK (sent IN (0, 1)));
+CREATE TABLE IF NOT EXISTS since (game_id INTEGER NOT NULL);
 """
 
 
@@ -46,6 +47,16 @@ class Outbox:
             cur = self._db.execute("INSERT OR IGNORE INTO outbox (game_id, topic, payload)"
                                    " VALUES (?, ?, ?)", (game_id, topic, payload))
             return cur.rowcount == 1
+
+    def since(self, latest: int) -> int:
+        """The last game of the journal when the outbox was made (``latest`` the first
+        time): games after it are the room's, the ones before are the box's history."""
+        with self._lock:
+            row = self._db.execute("SELECT game_id FROM since").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO since VALUES (?)", (latest,))
+                return latest
+            return row[0]
 
     def queued(self, game_id: int) -> bool:
         with self._lock:

@@ -22,6 +22,8 @@ from .outbox import Outbox
 
 log = logging.getLogger(__name__)
 
+CATCH_UP = 50  # the journal's latest games looked at when the box starts
+
 
 class Reporter:
     """The box observer: snapshots to ``link``, finished games to ``outbox``."""
@@ -54,9 +56,23 @@ class Reporter:
                 or game_id == self._recorded:
             return
         self._recorded = game_id
-        if self.outbox.queued(game_id):
-            return
-        record = session.journal.load(game_id)
+        if not self.outbox.queued(game_id):
+            self._queue(session.journal, game_id)
+
+    def catch_up(self, journal: Any) -> None:
+        """Queue the games that ended while [mqtt] was on but never reached the outbox
+        (the box stopped between the journal's last write and the outbox's)."""
+        recent = journal.games(limit=CATCH_UP)
+        since = self.outbox.since(max((g.id for g in recent), default=0))
+        for g in sorted(recent, key=lambda g: g.id):
+            if g.id > since and g.status in ("won", "lost") and not self.outbox.queued(g.id):
+                try:
+                    self._queue(journal, g.id)
+                except Exception:  # noqa: BLE001 - a damaged old game: the rest still go
+                    log.exception("MQTT: game #%s cannot be queued", g.id)
+
+    def _queue(self, journal: Any, game_id: int) -> None:
+        record = journal.load(game_id)
         message = {"room": self.room, "table": self.table, "game_id": game_id,
                    "game": record.game, "status": record.status,
                    "scenario": records.scenario(record), "story": records.story(record)}
@@ -81,6 +97,7 @@ def start(mqtt: Any, box: Any, put: Callable[[Any], None]) -> Callable[[], None]
     if mqtt.home_assistant:
         link.extra = discovery.messages(mqtt.room, mqtt.table)
     reporter = Reporter(link, outbox, mqtt.room, mqtt.table)
+    reporter.catch_up(box.session.journal)
     box.observers.append(reporter)
     box.refresh()
     link.start()
