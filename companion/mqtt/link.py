@@ -62,6 +62,7 @@ class Link:
         self._announced = False  # a RoomWaiting is on the game's queue
         self._in_flight: dict[int, int] = {}  # MQTT message id -> game id
         self._refused_records: set[int] = set()  # the broker said no: tried on reconnect
+        self._look = True  # the outbox may hold a record not in flight (read it only then)
         self.connected = False
         self.refused = 0  # room commands refused or dropped (the tests read it)
         self._refused_logged = 0
@@ -97,6 +98,7 @@ class Link:
 
     def poke(self) -> None:
         """A finished game was added to the outbox."""
+        self._look = True
         self._wake.set()
 
     def take(self) -> list[RoomCommand]:
@@ -165,10 +167,9 @@ class Link:
         self.connected = False
         self._in_flight.clear()  # unacknowledged: sent again on the next connection
         self._refused_records.clear()
-        try:
-            self._client.socket() and self._client.disconnect()
-        except Exception:  # noqa: BLE001
-            pass
+        self._look = True
+        # No DISCONNECT: the broker publishes the last will ("offline"), which is true;
+        # the next connect() closes the socket.
 
     def _close(self) -> None:
         if self.connected:
@@ -194,12 +195,18 @@ class Link:
                 self._client.publish(self.state_topic, state, qos=0, retain=True)
                 self._last_state = state
         room = IN_FLIGHT - len(self._in_flight)
-        if room > 0:
+        if room > 0 and self._look:  # not on every packet of a flood: only when told
             skip = tuple(self._in_flight.values()) + tuple(self._refused_records)
-            for game_id, topic, payload in self.outbox.waiting(room, skip):
+            self._look = False  # before reading: a game queued meanwhile sets it again
+            rows = self.outbox.waiting(room, skip)
+            if len(rows) == room:  # fewer: every waiting record is in flight
+                self._look = True
+            for game_id, topic, payload in rows:
                 info = self._client.publish(topic, payload, qos=1)
                 if info.rc == paho.MQTT_ERR_SUCCESS:
                     self._in_flight[info.mid] = game_id
+                else:
+                    self._look = True  # tried again on the next pass
 
     def _on_connect(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
@@ -230,6 +237,7 @@ class Link:
             self._refused_records.add(game_id)
             return
         self.outbox.sent(game_id)
+        self._look = True  # a slot is free for the next waiting record
         log.info("MQTT: game #%s's record delivered", game_id)
 
     def _on_message(self, client: paho.Client, userdata: Any, message: Any) -> None:
