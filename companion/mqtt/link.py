@@ -126,40 +126,46 @@ class Link:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        delay, retry_at, connecting_since = RETRY_FIRST, 0.0, None
+        self._delay, self._retry_at, self._connecting_since = RETRY_FIRST, 0.0, None
         while not self._stopping:
-            now = self._clock()
-            if not self.connected and connecting_since is None and now >= retry_at:
-                try:
-                    self._client.connect(self.mqtt.host, self.mqtt.port, KEEPALIVE,
-                                         properties=_connect_properties())
-                    connecting_since = now
-                except (OSError, ssl.SSLError, ValueError) as exc:
-                    log.warning("MQTT broker %s:%s: %s (trying again in %.0f s)",
-                                self.mqtt.host, self.mqtt.port, exc, delay)
-                    retry_at, delay = now + delay, min(delay * 2, RETRY_MAX)
-            if connecting_since is not None or self.connected:
-                try:
-                    rc = self._client.loop(timeout=0.1)
-                except Exception:  # noqa: BLE001 - a hostile broker's bytes end the link
-                    log.exception("MQTT: the connection failed")
-                    rc = paho.MQTT_ERR_UNKNOWN
-                if self.connected:
-                    connecting_since = None
-                    delay = RETRY_FIRST
-                lost = rc != paho.MQTT_ERR_SUCCESS
-                if connecting_since is not None and now - connecting_since > CONNECT_TIMEOUT:
-                    lost = True
-                if lost:
-                    self._lost()
-                    connecting_since = None
-                    retry_at, delay = self._clock() + delay, min(delay * 2, RETRY_MAX)
-                elif self.connected:
-                    self._send()
-            else:
-                self._wake.wait(min(0.5, max(0.0, retry_at - now)))
-                self._wake.clear()
+            try:
+                self._step()
+            except Exception:  # noqa: BLE001 - never the end of the thread: start over
+                log.exception("MQTT: the link failed; it starts over")
+                self._give_up()
         self._close()
+
+    def _step(self) -> None:
+        now = self._clock()
+        if not self.connected and self._connecting_since is None and now >= self._retry_at:
+            try:
+                self._client.connect(self.mqtt.host, self.mqtt.port, KEEPALIVE,
+                                     properties=_connect_properties())
+                self._connecting_since = now
+            except (OSError, ssl.SSLError, ValueError) as exc:
+                log.warning("MQTT broker %s:%s: %s (trying again in %.0f s)",
+                            self.mqtt.host, self.mqtt.port, exc, self._delay)
+                self._give_up()
+        if self._connecting_since is None and not self.connected:
+            self._wake.wait(min(0.5, max(0.0, self._retry_at - now)))
+            self._wake.clear()
+            return
+        rc = self._client.loop(timeout=0.1)
+        if self.connected:
+            self._connecting_since = None
+            self._delay = RETRY_FIRST
+        if rc != paho.MQTT_ERR_SUCCESS or (self._connecting_since is not None
+                                           and now - self._connecting_since > CONNECT_TIMEOUT):
+            self._give_up()
+        elif self.connected:
+            self._send()
+
+    def _give_up(self) -> None:
+        """This connection (or attempt) is over: the next one after a growing pause."""
+        self._lost()
+        self._connecting_since = None
+        self._retry_at = self._clock() + self._delay
+        self._delay = min(self._delay * 2, RETRY_MAX)
 
     def _lost(self) -> None:
         if self.connected:
