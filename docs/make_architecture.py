@@ -120,7 +120,7 @@ PARTS = (
     Part("mqtt", "Room broker", "public state out, checked commands in", (1, -1),
          _in("mqtt/", "commands", "discovery", "link", "outbox", "service", "topics"),
          devices="the room's MQTT broker, Home Assistant",
-         may_import=("web", "session", "journal", "inputs", "games", "engines"),
+         may_import=("web", "session", "journal", "inputs", "games", "engines", "views"),
          third_party=("paho",), floor=5),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),
          _in("games/entanglion/", "hint"), may_import=("engines",), floor=1),

@@ -45,6 +45,6 @@ __all__ = [
     "BAUD_RATES", "BUTTON_KEYS", "DEFAULT_PATH", "DEFAULT_STATE_DIR", "GPIO_MAX", "MAX_PADS",
     "OLED_DRIVERS", "PLANET_ORDER", "QNO_SEATS", "SEATS", "START_SPACES", "TRACK_SPACES",
     "ButtonsConfig", "BuzzerConfig", "Config", "ConfigError", "GameConfig", "LedsConfig",
-    "LinkConfig", "MqttConfig", "OledConfig", "PathsConfig", "PrivateOledConfig", "ReaderConfig",
-    "WebConfig", "dumps_defaults", "load", "main", "session_config",
+    "LinkConfig", "MqttConfig", "OledConfig", "PathsConfig", "PrivateOledConfig",
+    "ReaderConfig", "WebConfig", "dumps_defaults", "load", "main", "session_config",
 ]

@@ -11,8 +11,8 @@ from .reader import _Reader
 from .schema import (
     BAUD_RATES, BUTTON_KEYS, MAX_PADS, OLED_DRIVERS, PLANET_ORDER, QNO_SEATS, SEATS,
     START_SPACES, TRACK_SPACES, ButtonsConfig, BuzzerConfig, GameConfig, LedsConfig,
-    LinkConfig, MqttConfig, MQTT_NAME, OledConfig, PathsConfig, PrivateOledConfig, ReaderConfig, WebConfig,
-    _default_state_dir,
+    LinkConfig, MQTT_NAME, MqttConfig, OledConfig, PathsConfig, PrivateOledConfig,
+    ReaderConfig, WebConfig, _default_state_dir,
 )
 from .values import (
     _SIZE, _address, _Bad, _boolean, _choice, _drawable, _gpio, _integer, _one_of,

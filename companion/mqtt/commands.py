@@ -2,7 +2,7 @@
 
 A command is one JSON object, at most :data:`MAX_BYTES`:
 
-* ``{"command": "message", "text": "..."}``: shown on the OLED;
+* ``{"command": "message", "text": "..."}``: shown on the OLED (it must fit its lines);
 * ``{"command": "pause"}``: the OLED asks the table to pause (a player goes on with OK:
   a room can ask, never lock a table);
 * ``{"command": "rules", "game": "entanglion", "rules": {"start_space": 4}}``: the choices
@@ -18,9 +18,12 @@ import json
 from typing import Any
 
 from ..inputs import RoomCommand
+from ..views.font import wrap
+from ..views.oled import WIDTH
 
 MAX_BYTES = 2048
-MAX_TEXT = 120  # characters of a message: a few OLED lines
+MAX_TEXT = 120  # characters of a message, at most; it must also fit the alert's lines
+MESSAGE_LINES = 5  # the OLED's body lines under an alert's title, less the "OK" hint
 
 _KEYS = {"message": {"command", "text"}, "pause": {"command"},
          "rules": {"command", "game", "rules"}}
@@ -50,7 +53,10 @@ def parse(payload: bytes) -> RoomCommand:
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT \
                 or not text.isprintable():
             raise Refused(f"message: expected 1-{MAX_TEXT} printable characters")
-        return RoomCommand("message", text=" ".join(text.split()))
+        text = " ".join(text.split())
+        if len(wrap(text, WIDTH)) > MESSAGE_LINES:
+            raise Refused(f"message: longer than the OLED's {MESSAGE_LINES} lines")
+        return RoomCommand("message", text=text)
     if kind == "pause":
         return RoomCommand("pause")
     return RoomCommand("rules", game=data["game"] if isinstance(data["game"], str) else "",

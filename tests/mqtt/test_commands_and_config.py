@@ -20,6 +20,17 @@ def cmd(**data) -> bytes:
     return json.dumps(data).encode()
 
 
+def test_a_message_that_passes_fits_the_alert_on_the_oled():
+    from companion.views import oled
+    from companion.views.font import wrap
+
+    # The alert is a text screen: its body lines, less one for the "OK" hint.
+    assert commands.MESSAGE_LINES == oled.BODY_LINES - 1
+    text = "Five minutes left: finish your turn, then everybody to the front, please."
+    assert commands.parse(cmd(command="message", text=text)).text == text
+    assert len(wrap(text, oled.WIDTH)) <= commands.MESSAGE_LINES
+
+
 def test_good_commands():
     assert commands.parse(cmd(command="message", text="  Five   minutes ")) == \
         RoomCommand("message", text="Five minutes")
@@ -33,6 +44,8 @@ def test_good_commands():
     (cmd(command="reboot"), "unknown command"), (cmd(command="pause", now=1), "keys"),
     (cmd(command="message"), "keys"), (cmd(command="message", text="a\nb"), "printable"),
     (cmd(command="message", text="x" * 121), "printable"),
+    (cmd(command="message", text="W" * 110), "longer than the OLED's 5 lines"),
+    (cmd(command="message", text="残り五分です。" * 12), "longer than the OLED's 5 lines"),
     (cmd(command="rules", game="chess", rules={"a": 1}), "unknown game"),
     (cmd(command="rules", game="entanglion", rules={"start_space": 3}), "one of"),
     (cmd(command="rules", game="entanglion", rules={"start_space": True}), "one of"),
