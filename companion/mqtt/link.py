@@ -39,6 +39,19 @@ CONNECT_TIMEOUT = 10.0  # seconds for a CONNACK before the attempt is given up
 LOG_EVERY = 10.0  # seconds: refused commands are logged at most this often
 
 
+class _Client(paho.Client):
+    """paho's client, refusing a packet larger than :data:`MAX_PACKET` before reading
+    its body: a broker that ignores the Maximum Packet Size the box asked for cannot
+    fill the box's memory (paho would buffer up to 256 MB). The test of a hostile
+    broker fails if paho's reading changes under this."""
+
+    def _sock_recv(self, bufsize: int) -> bytes:
+        packet = getattr(self, "_in_packet", None) or {}
+        if packet.get("have_remaining") and packet.get("remaining_length", 0) > MAX_PACKET:
+            raise OSError(f"the broker sends a packet of {packet['remaining_length']} bytes")
+        return super()._sock_recv(bufsize)
+
+
 class Link:
     """``put`` is the daemon's event queue (any thread may put on it)."""
 
@@ -73,9 +86,8 @@ class Link:
 
     def _make_client(self, password: str | None) -> paho.Client:
         m = self.mqtt
-        client = paho.Client(CallbackAPIVersion.VERSION2,
-                             client_id=f"companion-{m.room}-{m.table}",
-                             protocol=paho.MQTTv5)
+        client = _Client(CallbackAPIVersion.VERSION2,
+                         client_id=f"companion-{m.room}-{m.table}", protocol=paho.MQTTv5)
         if m.username is not None:
             client.username_pw_set(m.username, password)
         if m.tls:
