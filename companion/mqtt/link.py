@@ -183,7 +183,9 @@ class Link:
         if self.connected:
             log.warning("MQTT: lost the broker; the game plays on, records wait on disk")
         self.connected = False
-        self._in_flight.clear()  # unacknowledged: sent again on the next connection
+        # The records in flight stay so: paho sends its unacknowledged messages again
+        # (same ids) on the next connection; sending them from the outbox too would
+        # deliver each twice.
         self._refused_records.clear()
         self._look = True
         # No DISCONNECT: the broker publishes the last will ("offline"), which is true;

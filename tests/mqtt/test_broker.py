@@ -141,6 +141,36 @@ def test_a_broker_killed_mid_game_loses_no_record(room, monkeypatch):
         assert ids == [t.finished[0]], ids  # finished while the broker was down: once
 
 
+def test_a_record_in_flight_when_the_broker_dies_arrives_once(room, monkeypatch):
+    """The record was written to the broker's socket but never acknowledged: after the
+    restart it is sent again (paho's resend of its unacknowledged message), once."""
+    import signal
+
+    from broker import USERS
+    from companion.mqtt import link
+
+    monkeypatch.setattr(link, "RETRY_MAX", 0.5)
+    broker, box, watcher = room
+    b = broker()
+    t1 = box("r1", "t1", "t1")
+    assert eventually(lambda: t1.link.connected, 10)
+    b.proc.send_signal(signal.SIGSTOP)  # frozen: it takes bytes, it acknowledges nothing
+    t1.play(1)
+    assert eventually(lambda: t1.finished and t1.link._in_flight, 60)
+    b.kill()
+    assert eventually(lambda: not t1.link.connected, 10)
+    b.write_passwords({**USERS, "t1": "changed"})
+    b.start()
+    w = watcher()
+    b.write_passwords(USERS)
+    b.reload()
+    assert eventually(lambda: t1.link.outbox.pending() == 0, 30)
+    assert eventually(lambda: w.all("companion/r1/t1/record"), 10)
+    time.sleep(0.5)  # a second copy would have come by now
+    ids = [json.loads(p)["game_id"] for p in w.all("companion/r1/t1/record")]
+    assert ids == t1.finished, ids
+
+
 FLOOD = 20000 if os.environ.get("COMPANION_LONG") == "1" else 600
 
 
