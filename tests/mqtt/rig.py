@@ -119,8 +119,8 @@ class Watcher:
         self.client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
 
     def close(self) -> None:
+        self.client.disconnect()  # first: its loop thread then ends by itself
         self.client.loop_stop()
-        self.client.disconnect()
 
 
 def mqtt_config(port: int, room: str, table: str, user: str, password_file: Path,
