@@ -35,7 +35,6 @@ class SimBox:
         self.seed = seed
         self.games_wanted = 0  # games to play to the end
         self.finished: list[int] = []
-        self.inputs = 0
         self.pace = 0.0  # seconds between inputs
         self._stop = False
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -52,7 +51,6 @@ class SimBox:
         player = None
         while not self._stop:
             self.daemon.step(0.01)
-            self.inputs += 1
             s = self.box.session
             if len(self.finished) >= self.games_wanted:
                 continue
