@@ -23,6 +23,7 @@ import logging
 import os
 import queue
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -38,7 +39,7 @@ from .hardware.display import Display
 from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
-from .inputs import Hold, PinBurned, Press, Refresh, Release, Tag, Tick
+from .inputs import Hold, PinBurned, Press, Refresh, Release, RoomWaiting, Tag, Tick
 from .journal import CHECKPOINT_IDLE
 from .notify import Notifier
 from .session import Session
@@ -225,6 +226,9 @@ class Daemon:
             self.link_changed(event)
         elif isinstance(event, Refresh):  # a web page opened: publish the box as it is
             self.box.refresh()
+        elif isinstance(event, RoomWaiting):  # the room's broker: between inputs only
+            for command in event.take():
+                self.handle(command)
         # Anything else (a tag lifted off a pad) changes nothing in these games.
 
     def handle(self, event: Any) -> None:
@@ -567,6 +571,14 @@ def main(config_path: str | None) -> int:
                       "install.sh adds the unit's web drop-in when [web] is enabled: "
                       "run it again)", config.web.address, config.web.port, exc)
             session.alert(_("Web page off"), _("It cannot listen; see the log."))
+    if config.mqtt.enabled:
+        try:  # the broker is a guest too: the box plays on without it
+            from .mqtt import service as mqtt_service
+
+            devices.closers.append(mqtt_service.start(config.mqtt, box, events.put))
+        except (OSError, sqlite3.Error) as exc:  # the password file, the outbox
+            log.error("MQTT: cannot start: %s", exc)
+            session.alert(_("MQTT off"), _("It cannot start; see the log."))
     recovery.shown(state_dir / "journal.db")  # the alerts are on the OLED now
     # EXCHANGE also reports its release, so QLANET's peek shows only while it is held.
     classifier = Classifier(config.buttons.hold_time, config.buttons.debounce, releasing=PEEK)

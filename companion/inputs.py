@@ -9,6 +9,7 @@ is running, so an idle box does no work.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 OK, BACK, UP, DOWN, RETRIEVE, EXCHANGE = "OK", "BACK", "UP", "DOWN", "RETRIEVE", "EXCHANGE"
 BUTTONS = (OK, BACK, UP, DOWN, RETRIEVE, EXCHANGE)
@@ -63,4 +64,24 @@ class Refresh:
     while the box was building no snapshots). Changes nothing in the game."""
 
 
-Event = Press | Hold | Release | Tag | PinBurned | Refresh | Tick
+@dataclass(frozen=True)
+class RoomCommand:
+    """A command from the room's broker (docs/mqtt.md), already checked: ``kind`` is
+    "message" (``text``), "pause" or "rules" (``game`` and its set-up ``rules``, for the
+    next game). Shown on the OLED; never changes a game in play."""
+
+    kind: str
+    text: str = ""
+    game: str = ""
+    rules: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class RoomWaiting:
+    """Not an input: room commands are waiting; ``take()`` hands them over (on the game
+    thread, between inputs). One such event is queued at a time, whatever the flood."""
+
+    take: Callable[[], list[RoomCommand]]
+
+
+Event = Press | Hold | Release | Tag | PinBurned | Refresh | Tick | RoomCommand

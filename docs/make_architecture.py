@@ -117,6 +117,11 @@ PARTS = (
              "stats", "svg", "patch", "address", "archive", "replay", "pages", "past", "handler"),
          devices="phones, a laptop or a TV on the local network",
          may_import=ANY, third_party=("tornado", "PIL"), floor=4),
+    Part("mqtt", "Room broker", "public state out, checked commands in", (1, -1),
+         _in("mqtt/", "commands", "discovery", "link", "outbox", "service", "topics"),
+         devices="the room's MQTT broker, Home Assistant",
+         may_import=("web", "session", "journal", "inputs", "games", "engines", "views"),
+         third_party=("paho",), floor=5),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),
          _in("games/entanglion/", "hint", "values"), may_import=("engines",), floor=1),
 )
@@ -130,6 +135,7 @@ FLOWS = (
     ("session", "views", "screen and LED models"),
     ("views", "adapters", "image, LED frame"),
     ("web", "loop", "inputs"),
+    ("mqtt", "loop", "room commands"),
     ("hints", "engines", "plays copies"),
     ("games", "engines", "reads the state"),
 )

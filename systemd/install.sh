@@ -516,8 +516,8 @@ EOF
         remove_path "$GROUPS_DROPIN"
         UNIT_CHANGED=1
     fi
-    # The table's web page needs the network (systemd/web.conf); without
-    # [web] enabled = true the unit keeps its network-less hardening.
+    # The table's web page and the room's MQTT broker need the network
+    # (systemd/web.conf); without either the unit keeps its network-less hardening.
     if web_enabled; then
         install_content "$WEB_DROPIN" 0644 < "$SRC/systemd/web.conf"
         ((FILE_CHANGED == 0)) || UNIT_CHANGED=1
@@ -530,15 +530,16 @@ EOF
     fi
 }
 
-# Whether the config turns the web page on (read with the system Python's tomllib;
-# an unreadable or broken file counts as off: the daemon reports it at start).
+# Whether the config turns the web page or MQTT on (read with the system Python's
+# tomllib; an unreadable or broken file counts as off: the daemon reports it at start).
 web_enabled() {
     [[ -r $CONFDIR/config.toml ]] || return 1
     "$PYTHON" - "$CONFDIR/config.toml" 2>/dev/null <<'PY'
 import sys, tomllib
 with open(sys.argv[1], "rb") as fh:
-    web = tomllib.load(fh).get("web", {})
-sys.exit(0 if isinstance(web, dict) and web.get("enabled") is True else 1)
+    data = tomllib.load(fh)
+on = [t for t in ("web", "mqtt") if isinstance(data.get(t), dict) and data[t].get("enabled") is True]
+sys.exit(0 if on else 1)
 PY
 }
 

@@ -634,7 +634,8 @@ def test_the_skeleton_shows_every_key():
             table = m[1]
         elif m := re.match(r"(\w+) = ", line):
             keys.add(f"{table}.{m[1]}")
-    prose_only = {"leds.map", "paths.state_dir", "paths.registry"}  # no value to show
+    prose_only = {"leds.map", "paths.state_dir", "paths.registry", "mqtt.ca_file",
+                  "mqtt.username", "mqtt.password_file"}  # no value to show
     for key in prose_only:
         assert f"{key.split('.')[1]} = " in text
     expected = set(prose_only) | {f"pads.{n}" for n in GameConfig().pads}
@@ -642,7 +643,7 @@ def test_the_skeleton_shows_every_key():
     for section, cls in [("oled", OledConfig), ("private_oled", PrivateOledConfig),
                          ("buttons", ButtonsConfig),
                          ("link", LinkConfig), ("reader", ReaderConfig), ("leds", LedsConfig),
-                         ("buzzer", BuzzerConfig), ("web", cfg.WebConfig),
+                         ("buzzer", BuzzerConfig), ("web", cfg.WebConfig), ("mqtt", cfg.MqttConfig),
                          ("game", GameConfig)]:
         expected |= {f"{section}.{f.name}" for f in fields(cls)
                      if f.name not in ("pins", "pads", "qno_pads")}  # tables

@@ -36,7 +36,7 @@ from .schema import (
     BAUD_RATES, BUTTON_KEYS, DEFAULT_PATH, DEFAULT_STATE_DIR, GPIO_MAX, MAX_PADS,
     OLED_DRIVERS, PLANET_ORDER, QNO_SEATS, SEATS, START_SPACES, TRACK_SPACES, ButtonsConfig,
     BuzzerConfig, Config, GameConfig, LedsConfig, LinkConfig, OledConfig, PathsConfig,
-    PrivateOledConfig, ReaderConfig, WebConfig,
+    MqttConfig, PrivateOledConfig, ReaderConfig, WebConfig,
 )
 from .skeleton import dumps_defaults
 from .values import ConfigError
@@ -45,6 +45,6 @@ __all__ = [
     "BAUD_RATES", "BUTTON_KEYS", "DEFAULT_PATH", "DEFAULT_STATE_DIR", "GPIO_MAX", "MAX_PADS",
     "OLED_DRIVERS", "PLANET_ORDER", "QNO_SEATS", "SEATS", "START_SPACES", "TRACK_SPACES",
     "ButtonsConfig", "BuzzerConfig", "Config", "ConfigError", "GameConfig", "LedsConfig",
-    "LinkConfig", "OledConfig", "PathsConfig", "PrivateOledConfig", "ReaderConfig",
-    "WebConfig", "dumps_defaults", "load", "main", "session_config",
+    "LinkConfig", "MqttConfig", "OledConfig", "PathsConfig", "PrivateOledConfig",
+    "ReaderConfig", "WebConfig", "dumps_defaults", "load", "main", "session_config",
 ]

@@ -13,7 +13,8 @@ from .across import _check_needed, _check_pins, _check_screens, _check_second_bu
 from .reader import _Reader
 from .schema import DEFAULT_PATH, Config, PathsConfig, _default_state_dir
 from .sections import (
-    _buttons, _buzzer, _game, _leds, _link, _oled, _paths, _private_oled, _reader, _web,
+    _buttons, _buzzer, _game, _leds, _link, _mqtt, _oled, _paths, _private_oled, _reader,
+    _web,
 )
 from .values import ConfigError
 
@@ -92,7 +93,7 @@ def _parse(text: str, name: str, environ: Mapping[str, str]) -> Config:
         path=name, oled=_oled(rd), private_oled=_private_oled(rd), buttons=_buttons(rd),
         link=_link(rd),
         reader=_reader(rd), leds=_leds(rd), buzzer=_buzzer(rd), web=_web(rd),
-        game=_game(rd),
+        mqtt=_mqtt(rd), game=_game(rd),
         paths=_paths(rd, environ),
     )
     rd.check_unknown()

@@ -136,6 +136,28 @@ class WebConfig:
     control: bool = False  # a browser paired with the PIN on the OLED may press buttons
 
 
+# An MQTT topic level the box writes: no wildcard, no level separator, no NUL; kept
+# to letters, digits, "-" and "_" so every broker, ACL file and shell takes it as is.
+MQTT_NAME = r"[A-Za-z0-9_-]{1,64}"
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """The room's MQTT broker (off: the box opens no network socket for it). The
+    password is read from ``password_file``, never written in the config file."""
+
+    enabled: bool = False
+    host: str = "localhost"
+    port: int = 1883  # 8883 is the usual port with tls
+    tls: bool = False
+    ca_file: str | None = None  # None: the system's CA certificates
+    username: str | None = None
+    password_file: str | None = None
+    room: str = "room"
+    table: str = "table"
+    home_assistant: bool = False  # publish Home Assistant's discovery messages
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Game-night defaults; the pads map reader pad numbers to seats (None = shared)."""
@@ -178,5 +200,6 @@ class Config:
     leds: LedsConfig = field(default_factory=LedsConfig)
     buzzer: BuzzerConfig = field(default_factory=BuzzerConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
     game: GameConfig = field(default_factory=GameConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)

@@ -11,8 +11,8 @@ from .reader import _Reader
 from .schema import (
     BAUD_RATES, BUTTON_KEYS, MAX_PADS, OLED_DRIVERS, PLANET_ORDER, QNO_SEATS, SEATS,
     START_SPACES, TRACK_SPACES, ButtonsConfig, BuzzerConfig, GameConfig, LedsConfig,
-    LinkConfig, OledConfig, PathsConfig, PrivateOledConfig, ReaderConfig, WebConfig,
-    _default_state_dir,
+    LinkConfig, MQTT_NAME, MqttConfig, OledConfig, PathsConfig, PrivateOledConfig,
+    ReaderConfig, WebConfig, _default_state_dir,
 )
 from .values import (
     _SIZE, _address, _Bad, _boolean, _choice, _drawable, _gpio, _integer, _one_of,
@@ -165,6 +165,52 @@ def _web(rd: _Reader) -> WebConfig:
         port=rd.get(t, "port", _integer("a port", 1, 65535), d.port),
         control=rd.get(t, "control", _boolean, d.control),
     )
+
+
+def _mqtt_name(value: Any) -> str:
+    if isinstance(value, str) and re.fullmatch(MQTT_NAME, value):
+        return value
+    raise _Bad(f"expected a name of 1-64 letters, digits, \"-\" or \"_\" (it is an MQTT "
+               f"topic level: no \"+\", \"#\" or \"/\"), got {_show(value)}")
+
+
+def _host(value: Any) -> str:
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9.:_-]{1,253}", value):
+        return value
+    raise _Bad(f"expected a host name or IP address such as \"broker.local\", "
+               f"got {_show(value)}")
+
+
+def _user(value: Any) -> str:
+    if isinstance(value, str) and value and value.isprintable() and len(value) <= 64:
+        return value
+    raise _Bad(f"expected a user name (1-64 printable characters), got {_show(value)}")
+
+
+def _mqtt(rd: _Reader) -> MqttConfig:
+    d, t = MqttConfig(), "mqtt"
+    config = MqttConfig(
+        enabled=rd.get(t, "enabled", _boolean, d.enabled),
+        host=rd.get(t, "host", _host, d.host),
+        port=rd.get(t, "port", _integer("a port", 1, 65535), d.port),
+        tls=rd.get(t, "tls", _boolean, d.tls),
+        ca_file=rd.get(t, "ca_file", rd.path, d.ca_file),
+        username=rd.get(t, "username", _user, d.username),
+        password_file=rd.get(t, "password_file", rd.path, d.password_file),
+        room=rd.get(t, "room", _mqtt_name, d.room),
+        table=rd.get(t, "table", _mqtt_name, d.table),
+        home_assistant=rd.get(t, "home_assistant", _boolean, d.home_assistant),
+    )
+    if "password" in rd.table(t):
+        rd.known[t].append("password")
+        rd.problem((t, "password"), "a password is never written here: put it alone in a "
+                                    "file readable only by the box and name it with "
+                                    "password_file")
+    if config.password_file is not None and config.username is None:
+        rd.problem((t, "password_file"), "a password needs a username")
+    if config.ca_file is not None and not config.tls:
+        rd.problem((t, "ca_file"), "a CA file is for tls = true")
+    return config
 
 
 def _pad_table(rd: _Reader, name: str, seat: Callable[[Any], Any], default: dict) -> dict:

@@ -34,7 +34,7 @@ def dumps_defaults() -> str:
     """
     d = Config(paths=PathsConfig(state_dir=DEFAULT_STATE_DIR))
     o, b, ln, r, le, g = d.oled, d.buttons, d.link, d.reader, d.leds, d.game
-    config_web = d.web
+    config_web, m = d.web, d.mqtt
     v = _toml
     out = [
         "# Companion box configuration (TOML).",
@@ -143,6 +143,25 @@ def dumps_defaults() -> str:
         "# true: a browser that enters the PIN the OLED shows (menu: Web PIN) may press",
         "# the buttons; every other browser only watches.",
         f"#control = {v(config_web.control)}",
+        "",
+        "[mqtt]",
+        "# The room's MQTT broker (docs/mqtt.md): the table's public view, each finished",
+        "# game's record, and the room's commands. Off, the box opens no socket for it.",
+        f"#enabled = {v(m.enabled)}",
+        "# The broker's host name or address, and its port (8883 is usual with tls).",
+        f"#host = {v(m.host)}",
+        f"#port = {v(m.port)}",
+        "# true: TLS to the broker, checked against ca_file = \"FILE\" (unset: the",
+        "# system's CA certificates).",
+        f"#tls = {v(m.tls)}",
+        "# Set username = \"NAME\" and password_file = \"FILE\" (the password alone in",
+        "# a file only the box can read) when the broker asks for them.",
+        "# This table's room and its name in it: letters, digits, - and _.",
+        f"#room = {v(m.room)}",
+        f"#table = {v(m.table)}",
+        "# true: also publish Home Assistant's discovery messages (status, whose turn,",
+        "# detection), so the box appears in Home Assistant by itself.",
+        f"#home_assistant = {v(m.home_assistant)}",
         "",
         "# Which seat each reader pad belongs to: mercurial, rubicon or shared.",
         f"# Pads are numbered 1-{MAX_PADS}. A [pads] table replaces all of these.",

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from ..games.common import Ruler, measure_with, ui_for
 from ..inputs import (BACK, DOWN, EXCHANGE, OK, UP, Event, Hold, PinBurned, Press, Release,
-                      Tag, Tick)
+                      RoomCommand, Tag, Tick)
 from ..journal import Journal
 from ..registry import Registry
 from ..views import font, oled
@@ -65,6 +65,9 @@ class SessionConfig:
     # A finished game's analysis (``analyses.Analyses.get``), told on its story's pages;
     # None: the box has none.
     analysis: Callable[[int], dict[str, Any] | None] | None = field(default=None, compare=False)
+    # Set-up choices the room's broker asked for (game -> key -> value): the next game's
+    # set-up starts on them instead of the choices above.
+    room_rules: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def random_seed() -> int:
@@ -177,6 +180,9 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
             return
         if isinstance(event, PinBurned):
             self._web_pin_burned()
+            return
+        if isinstance(event, RoomCommand):
+            self._room_command(event)
             return
         self.remote = getattr(event, "remote", False)
         if self.off_asked:

@@ -71,6 +71,26 @@ class Notices:
         else:
             self.overlay = alert
 
+    def _room_command(self, command: Any) -> None:
+        """A command from the room (already checked, see companion.mqtt.commands): told
+        on the OLED like a box alert. Rules wait for the next game's set-up."""
+        if command.kind == "message":
+            self.alert(_("Message from the room"), command.text)
+        elif command.kind == "pause":
+            self.alert(_("Pause"), _("The room asks every table to pause."),
+                       _("OK goes on."))
+        elif command.kind == "rules":
+            from ..games.common import ui_for
+
+            ui = ui_for(command.game)
+            self.config.room_rules.setdefault(command.game, {}).update(command.rules)
+            steps = {step.key: step for step in ui.SETUP_STEPS}
+            lines = [_(label) for key, value in command.rules
+                     for label, choice in steps[key].choices if choice == value]
+            self.alert(_("Room rules"), _("The next {game} game starts on:").format(
+                game=ui.TITLE), *lines, replaces=(_("Room rules"),))
+        log.info("room command: %s", command)
+
     def _error(self, text: str) -> None:
         self.overlay = {"screen": "error", "text": text}
 

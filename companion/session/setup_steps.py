@@ -23,6 +23,9 @@ class SetupSteps:
         return self.ui.setup_total(options)
 
     def _step_default(self, step: Any) -> Any:
+        room = self.config.room_rules.get(self.ui.NAME, {})
+        if step.key in room:
+            return room[step.key]
         return getattr(self.config, step.key, step.default)
 
     def _setup_default(self) -> int:

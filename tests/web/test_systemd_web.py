@@ -60,3 +60,15 @@ def test_install_adds_the_web_drop_in_only_when_the_config_turns_the_page_on(tmp
     on = run_install("--dry-run", tmp_path=tmp_path, as_user=False)
     assert on.returncode == 0, on.stderr
     assert drop_in in on.stdout
+
+
+def test_install_adds_the_network_drop_in_for_the_rooms_mqtt_broker_too(tmp_path):
+    from test_systemd import run_install
+
+    etc = tmp_path / "etc" / "companion"
+    etc.mkdir(parents=True)
+    drop_in = f"<generated> {tmp_path}/unit/companion.service.d/20-web.conf"
+    (etc / "config.toml").write_text('[mqtt]\nenabled = true\nhost = "10.0.0.2"\n')
+    on = run_install("--dry-run", tmp_path=tmp_path, as_user=False)
+    assert on.returncode == 0, on.stderr
+    assert drop_in in on.stdout
