@@ -23,7 +23,7 @@ from ..views.oled import WIDTH
 
 MAX_BYTES = 2048
 MAX_TEXT = 120  # characters of a message, at most; it must also fit the alert's lines
-MESSAGE_LINES = 5  # the OLED's body lines under an alert's title, less the "OK" hint
+MESSAGE_LINES = 4  # the OLED's body lines under an alert's title, less the "OK" hint
 
 _KEYS = {"message": {"command", "text"}, "pause": {"command"},
          "rules": {"command", "game", "rules"}}

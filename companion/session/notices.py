@@ -77,6 +77,8 @@ class Notices:
         if command.kind == "message":
             self.alert(_("Message from the room"), command.text)
         elif command.kind == "pause":
+            # Translators: an alert's title and its last line on the OLED (a title of
+            # at most 14 characters; "OK goes on." tells the table OK ends the pause).
             self.alert(_("Pause"), _("The room asks every table to pause."),
                        _("OK goes on."))
         elif command.kind == "rules":
@@ -87,6 +89,8 @@ class Notices:
             steps = {step.key: step for step in ui.SETUP_STEPS}
             lines = [_(label) for key, value in command.rules
                      for label, choice in steps[key].choices if choice == value]
+            # Translators: an alert's title (at most 14 characters) and the line above
+            # the set-up choices the room chose, one per line ({game}: QNO, QLANET...).
             self.alert(_("Room rules"), _("The next {game} game starts on:").format(
                 game=ui.TITLE), *lines, replaces=(_("Room rules"),))
         log.info("room command: %s", command)

@@ -84,10 +84,10 @@ def test_a_broker_streaming_a_huge_packet_is_cut_off_before_it_fills_memory(tmp_
                                                tmp_path / "pw"))
     try:
         # Each connection is cut at the packet's header, and the link tries again.
-        assert eventually(lambda: fake.connections >= 3, 15)
+        assert eventually(lambda: fake.connections >= 3, 40)
         assert box.link._thread.is_alive()
         box.press("OK")
-        assert eventually(lambda: box.box.session.mode == "setup", 10)
+        assert eventually(lambda: box.box.session.mode == "setup", 30)
     finally:
         box.close()
         fake.close()
