@@ -23,6 +23,19 @@ from companion.session import SessionConfig
 from companion.sim import build
 
 
+class FakeLink:
+    """The MQTT link as the reporter sees it: what it offers, and how often it is woken."""
+
+    def __init__(self):
+        self.states, self.poked = [], 0
+
+    def offer_state(self, data):
+        self.states.append(data)
+
+    def poke(self):
+        self.poked += 1
+
+
 class SimBox:
     def __init__(self, folder: Path, mqtt: MqttConfig, seed: int = 3):
         folder.mkdir(parents=True, exist_ok=True)

@@ -97,24 +97,15 @@ def test_the_published_state_keeps_the_pages_secrets(tmp_path, seed):
     """The state is the page's snapshot: every one a QLANET game publishes, peeks
     included, holds none of the secrets the page's own tests look for."""
     from test_snapshot import _qlanet_secrets
+    from rig import FakeLink
     from web_rig import make_sim, play
 
     from companion.autoplay import AutoPlayer
     from companion.mqtt.outbox import Outbox
     from companion.mqtt.service import Reporter
 
-    class Link:
-        def __init__(self):
-            self.states, self.poked = [], 0
-
-        def offer_state(self, data):
-            self.states.append(data)
-
-        def poke(self):
-            self.poked += 1
-
     sim = make_sim(tmp_path, seed)
-    link, outbox = Link(), Outbox(sim.box.session.journal.path)
+    link, outbox = FakeLink(), Outbox(sim.box.session.journal.path)
     sim.box.observers.append(Reporter(link, outbox, "r", "t"))
     checked = 0
 

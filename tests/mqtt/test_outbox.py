@@ -4,22 +4,12 @@ from __future__ import annotations
 
 import json
 
+from rig import FakeLink
 from web_rig import make_sim, play
 
 from companion.autoplay import AutoPlayer
 from companion.mqtt.outbox import Outbox
 from companion.mqtt.service import Reporter
-
-
-class FakeLink:
-    def __init__(self):
-        self.states, self.poked = [], 0
-
-    def offer_state(self, data):
-        self.states.append(data)
-
-    def poke(self):
-        self.poked += 1
 
 
 def test_a_message_waits_until_acknowledged_and_is_never_queued_twice(tmp_path):
