@@ -693,3 +693,10 @@ def test_a_pile_of_one_card_is_drawn_from_before_it_runs_out(ruling):
     # the last card comes from the pile itself: no reshuffle yet, and no end of the game
     assert g.status == "playing" and g.state.pile == 0 and g.state.turn == 2
     assert not [e for e in g.log if e["type"] in ("reshuffle", "game_over")]
+
+
+def test_setup_values_are_refused_with_why():
+    # QNO's deal is made of real cards tapped in, so there is nothing to set up by value.
+    with pytest.raises(SetupError) as err:
+        Qno(0, {}, {"first_player": 2})
+    assert str(err.value) == "QNO takes no setup values: the deal comes in as 'take' inputs"
