@@ -249,3 +249,19 @@ def test_hidden_centre_leaks_nothing_hypothesis(moves, seed, bm):
             assert view(g, "spectator") == view(first, "spectator")
             assert g.legal_actions() == first.legal_actions()
             assert g.state.hands == first.state.hands and g.state.rng == first.state.rng
+
+
+def test_a_secret_pair_swapped_on_by_cx_and_m_is_still_seen_as_a_pair():
+    """Under `secret_pairs: entangled` the opponent of a BM on 1-2 watches a CX from 3 onto 1
+    and an M on 1: the entanglement moves to 2-3, which everyone saw happen, so the
+    opponent still sees a pair (its partner, not its code)."""
+    g = game(["0", "0", "+"] + ["0"] * 6, hands=[["BM", "CX1", "M", "H"], ["Z"] * 4],
+             forced=["Phi+", None, None, 0], costs=[0, 100], options={"secret_pairs": "entangled"})
+    play(g, "BM", 1, 2)
+    play(g, "CX1", 3, 1)
+    play(g, "M", 1)
+    for viewer in (1, "spectator"):
+        e = at(g, 2, viewer)
+        assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", 3, None)
+        assert at(g, 3, viewer)["entangled_with"] == 2
+    assert at(g, 2, 0)["code"] is not None  # the BM's player knows the code

@@ -467,3 +467,22 @@ def test_gift_helper_keeps_hands_plain_data():
     g = game()
     gift(g, 0, ["BM", "BM", "BM", "BM"])
     assert [a["card"] for a in g.legal_actions()] == ["BM"] * 36
+
+
+def test_a_forced_bell_outcome_that_cannot_be_is_refused_naming_the_planets():
+    hands = [["BM", "H", "Z", "M"], ["X", "H", "Z", "M"]]
+    g = game(["0"] * 9, hands=hands, forced=["Psi+"])  # two 0s always give a Phi
+    with pytest.raises(IllegalAction) as err:
+        play(g, "BM", 2, 6)
+    assert str(err.value) == ("forced outcome Psi+ for BM on planets 2 and 6 cannot happen "
+                              "from these planets' states")
+    g = game(["0"] * 9, hands=hands, forced=[1])
+    with pytest.raises(IllegalAction) as err:
+        play(g, "BM", 4, 8)
+    assert str(err.value) == ("forced outcome 1 for BM on planets 4 and 8 is not a Bell state "
+                              "(Phi+, Phi-, Psi+ or Psi-)")
+    g = game(["0"] * 9, hands=hands, forced=["Phi+", 0], options={"bm_outcome": "uniform_secret"})
+    with pytest.raises(IllegalAction) as err:
+        play(g, "BM", 3, 7)
+    assert str(err.value).startswith("forced outcome 0 for the secret code of BM on planets 3 "
+                                     "and 7 is not a Bell state")
