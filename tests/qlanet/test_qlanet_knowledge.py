@@ -265,3 +265,16 @@ def test_a_secret_pair_swapped_on_by_cx_and_m_is_still_seen_as_a_pair():
         assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", 3, None)
         assert at(g, 3, viewer)["entangled_with"] == 2
     assert at(g, 2, 0)["code"] is not None  # the BM's player knows the code
+
+
+def test_a_bm_on_the_hidden_centre_makes_a_pair_every_viewer_knows_of():
+    """A BM always leaves a Bell pair, whatever its planets held before: under
+    `secret_pairs: entangled` the opponent sees the pair though the centre was unknown."""
+    g = game(hidden=[5], hands=[["BM", "Z", "Z", "Z"], ["Z"] * 4],
+             options={"secret_pairs": "entangled"})
+    assert at(g, 5, 1)["shown"] == "?"
+    play(g, "BM", 5, 6)
+    for viewer in (1, "spectator"):
+        e = at(g, 5, viewer)
+        assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", 6, None)
+    assert at(g, 5, 0)["code"] is not None

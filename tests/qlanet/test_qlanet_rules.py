@@ -486,3 +486,25 @@ def test_a_forced_bell_outcome_that_cannot_be_is_refused_naming_the_planets():
         play(g, "BM", 3, 7)
     assert str(err.value).startswith("forced outcome 0 for the secret code of BM on planets 3 "
                                      "and 7 is not a Bell state")
+
+
+def test_at_a_cap_camp_0_wins_on_more_fixed_planets_and_camp_1_on_a_lower_total():
+    """D14, scored from either side: more fixed planets, then the lower total."""
+    g = game(["F0"] + ["+"] * 8, hands=[["Z"] * 4, ["Z"] * 4], forced=["Z"] * 40,
+             options={"move_cap": 40})
+    while g.status == "playing":
+        play(g, "Z", 5)
+    assert g.log[-2] == {"type": "game_over", "winners": [0], "reasons": {"0": "move cap 40"}}
+    g = game(hands=[["X"] * 4, ["Z"] * 4], costs=[98, 100], options={"cost_cap": 100},
+             forced=["X"])
+    play(g, "X", 1)  # 104 / 100: both reached, no planet fixed, camp 1 lower
+    assert g.winners == [1]
+    assert g.log[-2] == {"type": "game_over", "winners": [1], "reasons": {"1": "cost cap 100"}}
+
+
+def test_a_forced_deck_refill_that_is_no_card_is_refused_naming_the_camp():
+    g = game(hands=[["Z"] * 6, ["X"] * 6], options={"hand_size": 6, "refill": "deck"},
+             forced=["Phi+"])
+    with pytest.raises(IllegalAction) as err:
+        play(g, "Z", 1)
+    assert str(err.value).startswith("forced outcome 'Phi+' for camp 0's refill is not a card (")
