@@ -278,3 +278,17 @@ def test_a_bm_on_the_hidden_centre_makes_a_pair_every_viewer_knows_of():
         e = at(g, 5, viewer)
         assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", 6, None)
     assert at(g, 5, 0)["code"] is not None
+
+
+@pytest.mark.parametrize("pairs", [((1, 2), (3, 4)), ((1, 3), (2, 4)), ((1, 4), (2, 3))])
+def test_the_bm_player_sees_the_code_of_each_of_two_pairs(pairs):
+    """A camp sees the codes of all its own BMs, however their planets interleave."""
+    g = game(hands=[["BM", "BM", "Z", "Z"], ["Z"] * 4], costs=[0, 100])
+    for a, b in pairs:
+        play(g, "BM", a, b)
+    for (a, b), bm in zip(pairs, g.state.bells):
+        for q, partner in ((a, b), (b, a)):
+            e = at(g, q, 0)
+            assert (e["shown"], e["entangled_with"], e["group"]) == ("entangled", partner, [a, b])
+            assert e["bell"] == bm["code"] and e["code"] == BELL_KETS[bm["code"]]
+        assert at(g, a, 1)["shown"] == "?"
