@@ -292,3 +292,15 @@ def test_the_bm_player_sees_the_code_of_each_of_two_pairs(pairs):
             assert (e["shown"], e["entangled_with"], e["group"]) == ("entangled", partner, [a, b])
             assert e["bell"] == bm["code"] and e["code"] == BELL_KETS[bm["code"]]
         assert at(g, a, 1)["shown"] == "?"
+
+
+@pytest.mark.parametrize("pairs", [((1, 2), (3, 4)), ((1, 3), (2, 4)), ((1, 4), (2, 3))])
+def test_under_secret_pairs_entangled_the_opponent_sees_each_of_two_pairs(pairs):
+    g = game(hands=[["BM", "BM", "Z", "Z"], ["Z"] * 4], costs=[0, 100],
+             options={"secret_pairs": "entangled"})
+    for a, b in pairs:
+        play(g, "BM", a, b)
+    for a, b in pairs:
+        for q, partner in ((a, b), (b, a)):
+            e = at(g, q, 1)
+            assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", partner, None)
