@@ -304,3 +304,21 @@ def test_under_secret_pairs_entangled_the_opponent_sees_each_of_two_pairs(pairs)
         for q, partner in ((a, b), (b, a)):
             e = at(g, q, 1)
             assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", partner, None)
+
+
+def test_the_bm_player_sees_each_group_a_cx_grows_from_a_pair():
+    """Groups of three (a BM's pair, then a CX from one half onto a 0) are shown whole:
+    two of them at once, and one whose planets come after a planet nobody knows."""
+    g = game(["+", "+", "0", "+", "+", "0", "-", "+", "+"], hands=[["BM", "CX1", "BM", "CX1"],
+             ["Z"] * 4], costs=[0, 100])
+    for a, b, c in ((1, 2, 3), (4, 5, 6)):
+        play(g, "BM", a, b)
+        play(g, "CX1", b, c)
+    for group in ([1, 2, 3], [4, 5, 6]):
+        assert [at(g, q, 0)["group"] for q in group] == [group] * 3
+    g = game(["+", "+", "+", "+", "0", "+", "+", "+", "+"], hidden=[1],
+             hands=[["BM", "CX1", "Z", "Z"], ["Z"] * 4], costs=[0, 100])
+    play(g, "BM", 3, 4)
+    play(g, "CX1", 4, 5)
+    assert at(g, 1, 0)["shown"] == "?"
+    assert [at(g, q, 0)["group"] for q in (3, 4, 5)] == [[3, 4, 5]] * 3
