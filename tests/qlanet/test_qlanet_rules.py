@@ -508,3 +508,14 @@ def test_a_forced_deck_refill_that_is_no_card_is_refused_naming_the_camp():
     with pytest.raises(IllegalAction) as err:
         play(g, "Z", 1)
     assert str(err.value).startswith("forced outcome 'Phi+' for camp 0's refill is not a card (")
+
+
+def test_a_bad_setup_is_refused_with_what_is_allowed():
+    with pytest.raises(SetupError) as err:
+        Qlanet(0, None, {"first": 0, "deck2": []})
+    assert str(err.value) == ("unknown setup key(s): deck2, first (known: first_player, "
+                              "planets, hidden, hands, deck, costs)")
+    with pytest.raises(SetupError) as err:
+        Qlanet(0, None, {"planets": ["0"] * 8})
+    assert str(err.value) == ("setup.planets must list 9 states, planet 1 first, each one of "
+                              "0, 1, +, -, F0, F1")
