@@ -519,3 +519,17 @@ def test_a_bad_setup_is_refused_with_what_is_allowed():
         Qlanet(0, None, {"planets": ["0"] * 8})
     assert str(err.value) == ("setup.planets must list 9 states, planet 1 first, each one of "
                               "0, 1, +, -, F0, F1")
+
+
+@pytest.mark.parametrize("setup, message", [
+    ({"hidden": [10]}, "setup.hidden must list different planet numbers 1-9"),
+    ({"costs": [1]}, "setup.costs must be two whole numbers, camp 0's first"),
+    ({"hands": [["X", "H", "Z", 1], ["X", "H", "Z", "M"]]},
+     "setup.hands must be two lists of cards, camp 0's first"),
+    ({"hands": [["X", "H", "Z", "Q"], ["X", "H", "Z", "M"]]},
+     "unknown card(s) ['Q'] in setup.hands (cards: X, H, Z, M, CX0, CX1, SW, BM)"),
+])
+def test_each_bad_setup_value_is_refused_in_words(setup, message):
+    with pytest.raises(SetupError) as err:
+        Qlanet(0, None, setup)
+    assert str(err.value) == message
