@@ -533,3 +533,19 @@ def test_each_bad_setup_value_is_refused_in_words(setup, message):
     with pytest.raises(SetupError) as err:
         Qlanet(0, None, setup)
     assert str(err.value) == message
+
+
+@pytest.mark.parametrize("options, deck, message", [
+    ({}, ["M"], "setup.deck needs the option refill: deck"),
+    ({"refill": "deck"}, "MX", "setup.deck must be a list of cards, top card first"),
+    ({"refill": "deck"}, ["M", 1], "setup.deck must be a list of cards, top card first"),
+])
+def test_each_bad_deck_setup_is_refused_in_words(options, deck, message):
+    with pytest.raises(SetupError) as err:
+        Qlanet(0, options, {"deck": deck})
+    assert str(err.value) == message
+
+
+def test_the_setup_entry_tells_the_starting_totals():
+    g = game(costs=[3, 5])
+    assert g.log[0]["type"] == "setup" and g.log[0]["costs"] == [3, 5]
