@@ -546,6 +546,7 @@ def test_each_bad_deck_setup_is_refused_in_words(options, deck, message):
     assert str(err.value) == message
 
 
-def test_the_setup_entry_tells_the_starting_totals():
-    g = game(costs=[3, 5])
+def test_the_log_opens_with_the_setup_and_the_first_turn():
+    g = game(costs=[3, 5], first=1)
     assert g.log[0]["type"] == "setup" and g.log[0]["costs"] == [3, 5]
+    assert g.log[1:] == [{"type": "turn", "player": 1, "number": 1}]
