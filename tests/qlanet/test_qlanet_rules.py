@@ -550,3 +550,10 @@ def test_the_log_opens_with_the_setup_and_the_first_turn():
     g = game(costs=[3, 5], first=1)
     assert g.log[0]["type"] == "setup" and g.log[0]["costs"] == [3, 5]
     assert g.log[1:] == [{"type": "turn", "player": 1, "number": 1}]
+
+
+def test_a_bad_forced_item_is_refused_listing_every_kind_allowed():
+    with pytest.raises(SetupError) as err:
+        Qlanet(0, None, None, ["Q"])
+    assert str(err.value) == ("forced outcomes are 0/1, a Bell state (Phi+, Phi-, Psi+, Psi-), "
+                              "a card (X, H, Z, M, CX0, CX1, SW, BM) or null, not 'Q'")
