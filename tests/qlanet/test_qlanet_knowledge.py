@@ -249,3 +249,76 @@ def test_hidden_centre_leaks_nothing_hypothesis(moves, seed, bm):
             assert view(g, "spectator") == view(first, "spectator")
             assert g.legal_actions() == first.legal_actions()
             assert g.state.hands == first.state.hands and g.state.rng == first.state.rng
+
+
+def test_a_secret_pair_swapped_on_by_cx_and_m_is_still_seen_as_a_pair():
+    """Under `secret_pairs: entangled` the opponent of a BM on 1-2 watches a CX from 3 onto 1
+    and an M on 1: the entanglement moves to 2-3, which everyone saw happen, so the
+    opponent still sees a pair (its partner, not its code)."""
+    g = game(["0", "0", "+"] + ["0"] * 6, hands=[["BM", "CX1", "M", "H"], ["Z"] * 4],
+             forced=["Phi+", None, None, 0], costs=[0, 100], options={"secret_pairs": "entangled"})
+    play(g, "BM", 1, 2)
+    play(g, "CX1", 3, 1)
+    play(g, "M", 1)
+    for viewer in (1, "spectator"):
+        e = at(g, 2, viewer)
+        assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", 3, None)
+        assert at(g, 3, viewer)["entangled_with"] == 2
+    assert at(g, 2, 0)["code"] is not None  # the BM's player knows the code
+
+
+def test_a_bm_on_the_hidden_centre_makes_a_pair_every_viewer_knows_of():
+    """A BM always leaves a Bell pair, whatever its planets held before: under
+    `secret_pairs: entangled` the opponent sees the pair though the centre was unknown."""
+    g = game(hidden=[5], hands=[["BM", "Z", "Z", "Z"], ["Z"] * 4],
+             options={"secret_pairs": "entangled"})
+    assert at(g, 5, 1)["shown"] == "?"
+    play(g, "BM", 5, 6)
+    for viewer in (1, "spectator"):
+        e = at(g, 5, viewer)
+        assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", 6, None)
+    assert at(g, 5, 0)["code"] is not None
+
+
+@pytest.mark.parametrize("pairs", [((1, 2), (3, 4)), ((1, 3), (2, 4)), ((1, 4), (2, 3))])
+def test_the_bm_player_sees_the_code_of_each_of_two_pairs(pairs):
+    """A camp sees the codes of all its own BMs, however their planets interleave."""
+    g = game(hands=[["BM", "BM", "Z", "Z"], ["Z"] * 4], costs=[0, 100])
+    for a, b in pairs:
+        play(g, "BM", a, b)
+    for (a, b), bm in zip(pairs, g.state.bells):
+        for q, partner in ((a, b), (b, a)):
+            e = at(g, q, 0)
+            assert (e["shown"], e["entangled_with"], e["group"]) == ("entangled", partner, [a, b])
+            assert e["bell"] == bm["code"] and e["code"] == BELL_KETS[bm["code"]]
+        assert at(g, a, 1)["shown"] == "?"
+
+
+@pytest.mark.parametrize("pairs", [((1, 2), (3, 4)), ((1, 3), (2, 4)), ((1, 4), (2, 3))])
+def test_under_secret_pairs_entangled_the_opponent_sees_each_of_two_pairs(pairs):
+    g = game(hands=[["BM", "BM", "Z", "Z"], ["Z"] * 4], costs=[0, 100],
+             options={"secret_pairs": "entangled"})
+    for a, b in pairs:
+        play(g, "BM", a, b)
+    for a, b in pairs:
+        for q, partner in ((a, b), (b, a)):
+            e = at(g, q, 1)
+            assert (e["shown"], e["entangled_with"], e["code"]) == ("entangled", partner, None)
+
+
+def test_the_bm_player_sees_each_group_a_cx_grows_from_a_pair():
+    """Groups of three (a BM's pair, then a CX from one half onto a 0) are shown whole:
+    two of them at once, and one whose planets come after a planet nobody knows."""
+    g = game(["+", "+", "0", "+", "+", "0", "-", "+", "+"], hands=[["BM", "CX1", "BM", "CX1"],
+             ["Z"] * 4], costs=[0, 100])
+    for a, b, c in ((1, 2, 3), (4, 5, 6)):
+        play(g, "BM", a, b)
+        play(g, "CX1", b, c)
+    for group in ([1, 2, 3], [4, 5, 6]):
+        assert [at(g, q, 0)["group"] for q in group] == [group] * 3
+    g = game(["+", "+", "+", "+", "0", "+", "+", "+", "+"], hidden=[1],
+             hands=[["BM", "CX1", "Z", "Z"], ["Z"] * 4], costs=[0, 100])
+    play(g, "BM", 3, 4)
+    play(g, "CX1", 4, 5)
+    assert at(g, 1, 0)["shown"] == "?"
+    assert [at(g, q, 0)["group"] for q in (3, 4, 5)] == [[3, 4, 5]] * 3

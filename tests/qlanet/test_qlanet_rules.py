@@ -467,3 +467,87 @@ def test_gift_helper_keeps_hands_plain_data():
     g = game()
     gift(g, 0, ["BM", "BM", "BM", "BM"])
     assert [a["card"] for a in g.legal_actions()] == ["BM"] * 36
+
+
+def test_a_forced_bell_outcome_that_cannot_be_is_refused_naming_the_planets():
+    hands = [["BM", "H", "Z", "M"], ["X", "H", "Z", "M"]]
+    g = game(["0"] * 9, hands=hands, forced=["Psi+"])  # two 0s always give a Phi
+    with pytest.raises(IllegalAction) as err:
+        play(g, "BM", 2, 6)
+    assert str(err.value) == ("forced outcome Psi+ for BM on planets 2 and 6 cannot happen "
+                              "from these planets' states")
+    g = game(["0"] * 9, hands=hands, forced=[1])
+    with pytest.raises(IllegalAction) as err:
+        play(g, "BM", 4, 8)
+    assert str(err.value) == ("forced outcome 1 for BM on planets 4 and 8 is not a Bell state "
+                              "(Phi+, Phi-, Psi+ or Psi-)")
+    g = game(["0"] * 9, hands=hands, forced=["Phi+", 0], options={"bm_outcome": "uniform_secret"})
+    with pytest.raises(IllegalAction) as err:
+        play(g, "BM", 3, 7)
+    assert str(err.value).startswith("forced outcome 0 for the secret code of BM on planets 3 "
+                                     "and 7 is not a Bell state")
+
+
+def test_at_a_cap_camp_0_wins_on_more_fixed_planets_and_camp_1_on_a_lower_total():
+    """D14, scored from either side: more fixed planets, then the lower total."""
+    g = game(["F0"] + ["+"] * 8, hands=[["Z"] * 4, ["Z"] * 4], forced=["Z"] * 40,
+             options={"move_cap": 40})
+    while g.status == "playing":
+        play(g, "Z", 5)
+    assert g.log[-2] == {"type": "game_over", "winners": [0], "reasons": {"0": "move cap 40"}}
+    g = game(hands=[["X"] * 4, ["Z"] * 4], costs=[98, 100], options={"cost_cap": 100},
+             forced=["X"])
+    play(g, "X", 1)  # 104 / 100: both reached, no planet fixed, camp 1 lower
+    assert g.winners == [1]
+    assert g.log[-2] == {"type": "game_over", "winners": [1], "reasons": {"1": "cost cap 100"}}
+
+
+def test_a_forced_deck_refill_that_is_no_card_is_refused_naming_the_camp():
+    g = game(hands=[["Z"] * 6, ["X"] * 6], options={"hand_size": 6, "refill": "deck"},
+             forced=["Phi+"])
+    with pytest.raises(IllegalAction) as err:
+        play(g, "Z", 1)
+    assert str(err.value).startswith("forced outcome 'Phi+' for camp 0's refill is not a card (")
+
+
+@pytest.mark.parametrize("setup, message", [
+    ({"first": 0, "deck2": []},
+     "unknown setup key(s): deck2, first (known: first_player, planets, hidden, hands, deck, "
+     "costs)"),
+    ({"planets": ["0"] * 8},
+     "setup.planets must list 9 states, planet 1 first, each one of 0, 1, +, -, F0, F1"),
+    ({"hidden": [10]}, "setup.hidden must list different planet numbers 1-9"),
+    ({"costs": [1]}, "setup.costs must be two whole numbers, camp 0's first"),
+    ({"hands": [["X", "H", "Z", 1], ["X", "H", "Z", "M"]]},
+     "setup.hands must be two lists of cards, camp 0's first"),
+    ({"hands": [["X", "H", "Z", "Q"], ["X", "H", "Z", "M"]]},
+     "unknown card(s) ['Q'] in setup.hands (cards: X, H, Z, M, CX0, CX1, SW, BM)"),
+])
+def test_each_bad_setup_value_is_refused_in_words(setup, message):
+    with pytest.raises(SetupError) as err:
+        Qlanet(0, None, setup)
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize("options, deck, message", [
+    ({}, ["M"], "setup.deck needs the option refill: deck"),
+    ({"refill": "deck"}, "MX", "setup.deck must be a list of cards, top card first"),
+    ({"refill": "deck"}, ["M", 1], "setup.deck must be a list of cards, top card first"),
+])
+def test_each_bad_deck_setup_is_refused_in_words(options, deck, message):
+    with pytest.raises(SetupError) as err:
+        Qlanet(0, options, {"deck": deck})
+    assert str(err.value) == message
+
+
+def test_the_log_opens_with_the_setup_and_the_first_turn():
+    g = game(costs=[3, 5], first=1)
+    assert g.log[0]["type"] == "setup" and g.log[0]["costs"] == [3, 5]
+    assert g.log[1:] == [{"type": "turn", "player": 1, "number": 1}]
+
+
+def test_a_bad_forced_item_is_refused_listing_every_kind_allowed():
+    with pytest.raises(SetupError) as err:
+        Qlanet(0, None, None, ["Q"])
+    assert str(err.value) == ("forced outcomes are 0/1, a Bell state (Phi+, Phi-, Psi+, Psi-), "
+                              "a card (X, H, Z, M, CX0, CX1, SW, BM) or null, not 'Q'")

@@ -108,3 +108,19 @@ def test_who_may_call_qno_and_what_the_others_are_told():
 def test_h_tells_the_superposition_it_makes(state, qubit, told):
     # H|0> = (|0>+|1>)/sqrt2 and H|1> = (|0>-|1>)/sqrt2 on the measured qubit
     assert circuit.superposition(state, qubit) == told
+
+
+def test_a_saved_game_names_its_seed_and_replays_to_the_same_h_outcomes():
+    # The H outcomes come from the seed: a saved game replays only if it keeps it.
+    opts = {"players": 2, "hands": "honour"}
+    g = Qno(7, opts)
+    g.push({"do": "turn_up", "card": "00_5"})
+    for p, qubit in ((1, 0), (2, 1), (1, 1)):  # honour hands: draws are counted at once
+        g.push({"player": p, "do": "play", "card": "H", "qubit": qubit})
+        g.push({"do": "choose", "value": g.pending["options"][0]})
+    d = g.to_dict()
+    assert d["seed"] == 7
+    again = Qno(d["seed"], opts)
+    for act in d["inputs"]:
+        again.push(act)
+    assert again.to_dict() == d

@@ -666,3 +666,37 @@ def test_on_empty_the_hand_emptying_wins_before_the_gate_resolves_from_either_se
 def test_the_box_offers_a_card_that_matches_by_value():
     g = dealt([["11_5", "10_2"], []], "00_5")  # another state, the same value
     assert g.legal_actions() == [{"player": 1, "do": "play", "card": "11_5"}]
+
+
+@pytest.mark.parametrize("move", [{"do": "play", "card": "00_3"}, {"do": "draw"}])
+def test_the_next_play_or_draw_closes_the_window_to_catch(move):
+    # UNO's rule: an uncalled QNO! may be caught only until the next player moves.
+    g = dealt([["00_1", "00_2"], ["00_3", "00_4", "11_4"] if move["do"] == "play"
+               else ["11_3", "11_4"]], "00_5", qno_call="call_or_catch")
+    g.push({"do": "play", "card": "00_1"})  # player 1 forgot to call
+    g.push(move)
+    if move["do"] == "draw":
+        g.push({"do": "take", "card": "10_9"})
+    assert g.state.uncalled is None
+    assert g.check({"do": "catch", "player": 2, "target": 1}) == "Nobody to catch"
+    assert g.check({"player": 1, "do": "call"}) == "Nothing to call"
+    assert not [a for a in g.legal_actions() if a["do"] in ("call", "catch")]
+
+
+@pytest.mark.parametrize("ruling", ["reshuffle", "fewest_cards"])
+def test_a_pile_of_one_card_is_drawn_from_before_it_runs_out(ruling):
+    g = dealt([["11_1", "11_2"], ["00_3"]], "00_5", empty_pile=ruling)
+    g.state.pile, g.state.unseen = 1, {"10_9": 1}
+    g.state.discard = ["01_4", "00_5"]
+    g.push({"do": "draw"})
+    g.push({"do": "take", "card": "10_9"})
+    # the last card comes from the pile itself: no reshuffle yet, and no end of the game
+    assert g.status == "playing" and g.state.pile == 0 and g.state.turn == 2
+    assert not [e for e in g.log if e["type"] in ("reshuffle", "game_over")]
+
+
+def test_setup_values_are_refused_with_why():
+    # QNO's deal is made of real cards tapped in, so there is nothing to set up by value.
+    with pytest.raises(SetupError) as err:
+        Qno(0, {}, {"first_player": 2})
+    assert str(err.value) == "QNO takes no setup values: the deal comes in as 'take' inputs"
