@@ -85,6 +85,17 @@ def write_config(path: Path, *, state_dir: Path, pico: str | None = None,
     return path
 
 
+def write_web_config(state: Path, *, pico: str | None, web: str = "") -> Path:
+    """``write_config`` for a box in ``state`` whose page listens on a free loopback port
+    (``web``: more lines of its ``[web]`` section)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return write_config(state / "config.toml", state_dir=state / "state", pico=pico,
+                        extra=f'[web]\nenabled = true\naddress = "127.0.0.1"\n'
+                              f"port = {port}\n{web}")
+
+
 def command_event(registry: Any, command: str, game: str = "entanglion") -> Press | Hold | Tag:
     """The input an AutoPlayer command stands for: ``press ok``, ``tap 1 H`` (a card
     of ``game``: the registry may hold cards of the same name for several games)."""

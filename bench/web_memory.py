@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import machine  # noqa: E402
-from bench.harness import Rig, memory_mb, web_child, write_config  # noqa: E402
+from bench.harness import Rig, memory_mb, web_child, write_web_config  # noqa: E402
 from companion.autoplay import AutoPlayer  # noqa: E402
 from companion.hardware.fake_pico import FakePico  # noqa: E402
 
@@ -37,12 +37,7 @@ def child(args: argparse.Namespace) -> int:
     from companion.web import service
 
     state = Path(args.state_dir)
-    with socket.socket() as probe:  # a free loopback port for the config
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = write_config(state / "config.toml", state_dir=state / "state", pico=args.pico,
-                          extra=f'[web]\nenabled = true\naddress = "127.0.0.1"\n'
-                                f'port = {port}\ncontrol = true\n')
+    config = write_web_config(state, pico=args.pico, web='control = true\n')
     with Rig(config, seed=args.seed) as rig:
         web = rig.config.web
         pairing = service.pairing_for(web)
