@@ -58,15 +58,20 @@ TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf
          "css": "text/css; charset=utf-8"}
 
 
-def board(state: dict[str, Any]) -> tuple[str, str] | None:
-    """(a key that changes with the drawing, the mini board's SVG) of an Entanglion table."""
+def board_key(state: dict[str, Any]) -> str | None:
+    """What an Entanglion table's mini board shows (None: no board), as a string that
+    changes exactly when the drawing does."""
     if state.get("game") != "entanglion":
         return None
-    snap = {"ships": state.get("ships") or {}, "components": {"planets": state.get("planets")
-                                                              or {}},
-            "detection": {"space": state.get("detection")}}
-    key = json.dumps([snap, i18n.language()], sort_keys=True)
-    return key, svg.entanglion_board(snap)
+    return json.dumps([state.get("ships"), state.get("planets"), state.get("detection"),
+                       i18n.language()], sort_keys=True)
+
+
+def board(state: dict[str, Any]) -> str:
+    """The mini board: the box page's own drawing, from the table's checked summary."""
+    return svg.entanglion_board({"ships": state.get("ships") or {},
+                                 "components": {"planets": state.get("planets") or {}},
+                                 "detection": {"space": state.get("detection")}})
 
 
 class _Room(Handler):
@@ -272,17 +277,15 @@ class RoomServer:
         return out, drawn[0]
 
     def _board(self, name: str, state: dict[str, Any]) -> tuple[str, str] | None:
-        if state.get("game") != "entanglion":
+        """(key, drawing) of a table's board, drawn again only when its key changed."""
+        key = board_key(state)
+        if key is None:
             self._boards.pop(name, None)
             return None
         kept = self._boards.get(name)
-        key, drawing = kept if kept else (None, "")
-        made = board(state)
-        assert made is not None
-        if made[0] != key:
-            self._boards[name] = made
-            return made
-        return key, drawing  # type: ignore[return-value]
+        if kept is None or kept[0] != key:
+            kept = self._boards[name] = (key, board(state))
+        return kept
 
     def everything(self) -> tuple[int, dict[str, Any]]:
         now, tables = self.tables.views()
