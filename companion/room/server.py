@@ -22,7 +22,6 @@ import asyncio
 import gzip
 import hmac
 import json
-import logging
 import secrets
 import socket
 import threading
@@ -43,8 +42,6 @@ from ..web.server import (CSRF_COOKIE, MAX_BODY, WebServer, _Bucket, _Post, box_
                           page_catalog)
 from . import report
 from .tables import STALE_AFTER
-
-log = logging.getLogger(__name__)
 
 KEY_COOKIE = "companion_room_key"
 MAX_STREAMS = 64  # the teacher's laptop, a projector, a few helpers' phones
@@ -117,21 +114,21 @@ class _Setup(_Room):
 
         games = []
         for game in GAMES:
-            words = report._game_words(game)  # noqa: SLF001 - one game's catalog
+            words = report.game_words(game)
             ui = ui_for(game)
             games.append({"game": game, "title": ui.TITLE, "steps": [
                 {"key": s.key, "title": words(s.title),
                  "choices": [{"label": words(label), "value": value}
                              for label, value in s.choices]} for s in ui.SETUP_STEPS]})
         self.set_header("Cache-Control", "no-store")
-        self.send(json.dumps({"room": self.server.room, "may_command": self.may_command(),
-                              "stale_after": STALE_AFTER, "games": games}, ensure_ascii=False).encode())
+        self.send(_json({"room": self.server.room, "may_command": self.may_command(),
+                         "stale_after": STALE_AFTER, "games": games}))
 
 
 class _Tables(_Room):
     def get(self) -> None:
         self.set_header("Cache-Control", "no-store")
-        self.send(json.dumps(self.server.everything()[1], ensure_ascii=False).encode())
+        self.send(_json(self.server.everything()[1]))
 
 
 class _Events(_Room):
