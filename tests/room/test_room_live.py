@@ -200,3 +200,20 @@ def test_hostile_messages_cost_the_room_nothing(room, caplog):
     assert eventually(lambda: t8.box.session.overlay is None, 5)
     t8.press("OK")
     assert eventually(lambda: "Setting up a game" in room.card("t8"), 5), room.card("t8")
+
+
+def test_a_room_away_misses_no_record_and_keeps_its_own(room):
+    """Its persistent session: a game that ends while the room is stopped reaches it when
+    it is back; the games it had are still in its store."""
+    from companion import room as room_mod
+
+    had = {(d["table"], d["game_id"]) for d in room.room.store.digests()}
+    mqtt = room.room.link.mqtt
+    room.room.stop()
+    t9 = room.boxes["t9"]
+    t9.press("OK")  # the rules notice, read
+    t9.play(1)
+    assert eventually(lambda: t9.finished and t9.link.outbox.pending() == 0, 20)
+    room.room = room_mod.start(mqtt, room.folder / "room-state", analyse=False)
+    assert eventually(lambda: {(d["table"], d["game_id"]) for d in room.room.store.digests()}
+                      == had | {("t9", t9.finished[0])}, 10)
