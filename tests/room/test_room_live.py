@@ -137,11 +137,19 @@ def test_rules_from_the_page_reach_each_boxs_next_game_only(room):
     t4.press("OK")
     assert eventually(lambda: t4.box.session.mode == "setup", 5)
     assert t4.box.session.screen()["items"][t4.box.session.cursor] == "Hard: track at 3"
-    # Retained: a table that joins later gets them too.
+    # Rules for a second game: the broker retains one command, this one.
+    Select(room.driver.find_element("id", "rules-game")).select_by_value("qno")
+    Select(room.driver.find_element("css selector", '#rules-steps select[data-key="players"]')
+           ).select_by_visible_text("4 players")
+    room.driver.find_element("css selector", "#rules-form button[type=submit]").click()
+    assert eventually(lambda: room.boxes["t3"].box.session.config.room_rules.get("qno")
+                      == {"players": 4}, 10)
+    # A table that joins later gets every game's rules: the retained one from the broker,
+    # the others sent again by the room when it says it is online.
     late = room.box("r1", "late")
     try:
-        assert eventually(lambda: late.box.session.config.room_rules.get("entanglion")
-                          == {"start_space": 4}, 10)
+        assert eventually(lambda: late.box.session.config.room_rules
+                          == {"entanglion": {"start_space": 4}, "qno": {"players": 4}}, 10)
     finally:
         late.close()
 
