@@ -223,3 +223,25 @@ def test_the_rooms_rules_are_kept_for_its_restarts_and_a_bad_file_is_named(tmp_p
     (tmp_path / RULES_FILE).write_text('{"qno": {"players": 99}}')
     assert RoomLink(mqtt, tables, tmp_path).rules == {}
     assert f"{tmp_path / RULES_FILE} cannot be read" in caplog.text
+
+
+@pytest.mark.parametrize("game,fields", [("qno", ("counts", "top")),
+                                         ("qlanet", ("costs", "hand_sizes", "deck_size"))])
+def test_a_card_games_table_shows_its_own_summary(tmp_path, game, fields):
+    from web_rig import make_sim
+
+    from companion.autoplay import AutoPlayer
+    from companion.web import snapshot
+
+    sim = make_sim(tmp_path, 3)
+    player = AutoPlayer(3, game=game)
+    for _ in range(2000):  # into the game (past its deal) and a few turns on
+        g = sim.box.session.game if sim.box.session.mode == "game" else None
+        if g is not None and g.state.status == "playing" and g.state.turn_number > 1:
+            break
+        sim.run(player.next_command(sim.box.session))
+    state = tables_mod.summary(snapshot.build(sim.box.session))
+    assert state["game"] == game and state["status"] == "playing"
+    assert isinstance(state["turn"]["player"], int)
+    for field in fields:
+        assert state[field] is not None, field
