@@ -296,7 +296,8 @@ def _planet(planet: str, here: Sequence[str], component: str | None) -> str:
                 + _t(x, y + 6, LABEL[planet], "name", 18, extra=' font-weight="bold"'))
     piece = f'<g class="planet" data-planet="{planet}">{body}</g>'
     if component:  # kept for the page's scripts and tests: which planet holds what
-        piece += f'<g class="component" data-planet="{planet}" data-component="{component}"></g>'
+        piece += (f'<g class="component" data-planet="{planet}" '
+                  f'data-component="{escape(component)}"></g>')
     for ship in here:
         piece += _marker(ship, *marker_at(planet, ship), planet=planet)
     return piece
