@@ -11,6 +11,7 @@ browser of its own, for a script that wants to set it up its way.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -67,11 +68,15 @@ _shared: list[Any] = []  # this process's browser for page(), started by the fir
 def page(width: int = 1280, height: int = 900, mobile: bool = False) -> Any:
     """This process's browser at a blank page of the given size, as :func:`chromium`
     would start it; give it back with :func:`release`."""
+    if _shared:
+        try:
+            _shared[0].set_window_size(width, height)
+        except Exception:  # noqa: BLE001 - it died since the last test: start another
+            close_shared()
     if not _shared:
         _shared.append(chromium(width, height, mobile))
         return _shared[0]
     driver = _shared[0]
-    driver.set_window_size(width, height)
     if mobile:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
@@ -103,9 +108,11 @@ def release(driver: Any) -> None:
 
 
 def close_shared() -> None:
-    """Quit this process's browser (the web tests' session fixture, at the end)."""
+    """Quit this process's browser (the web tests' session fixture, at the end); one
+    that already died is let go."""
     while _shared:
-        quit(_shared.pop())
+        with contextlib.suppress(Exception):
+            quit(_shared.pop())
 
 
 def quit(driver: Any) -> None:
