@@ -122,7 +122,7 @@ def play(game: str, code: str, seed: int, scanned: dict[str, int]
                 command = player.next_command(sim.box.session)
                 if command is None:
                     break
-                with font.drawn() as drawn:
+                with font.drawn(pixels=False) as drawn:  # the words only
                     sim.run(command)
                 scan("oled", [text for kind, text, _, _ in drawn if kind == "text"])
                 scan("sim", [sim.render(colour=False)])

@@ -93,20 +93,23 @@ def truncations(draw: bool = True) -> Iterator[list[str]]:
 # no line touches another line or a bar.
 Drawn = tuple[str, str, int, frozenset[tuple[int, int]]]
 _drawn: list[Drawn] | None = None
+_pixels = True
 
 
 @contextmanager
-def drawn() -> Iterator[list[Drawn]]:
+def drawn(pixels: bool = True) -> Iterator[list[Drawn]]:
     """Record what the views draw while the block runs: ``("text", text, fill,
     pixels)`` for each line of text (the pixels its glyphs set, inside the image) and
     ``("bar", "", 1, pixels)`` for each filled bar a view draws with ``bar``. Tests use
-    it to find a mark that touches the line above or a highlight bar."""
-    global _drawn
-    outer, _drawn = _drawn, []
+    it to find a mark that touches the line above or a highlight bar. ``pixels=False``
+    records them with no pixels (empty sets), for a test that reads only the words:
+    collecting the pixels costs more than drawing them."""
+    global _drawn, _pixels
+    outer, _drawn, _pixels = (_drawn, _pixels), [], pixels
     try:
         yield _drawn
     finally:
-        _drawn = outer
+        _drawn, _pixels = outer
 
 
 def bar(image: Image.Image, box: tuple[int, int, int, int]) -> None:
@@ -117,12 +120,16 @@ def bar(image: Image.Image, box: tuple[int, int, int, int]) -> None:
     if _drawn is not None:
         _drawn.append(("bar", "", 1, frozenset(
             (x, y) for x in range(max(0, left), min(image.width, right + 1))
-            for y in range(max(0, top), min(image.height, bottom + 1)))))
+            for y in range(max(0, top), min(image.height, bottom + 1))) if _pixels
+            else frozenset()))
 
 
 def _record(image: Image.Image, x: int, y: int, text: str, mask: Image.Image,
             fill: int) -> None:
     if _drawn is None:
+        return
+    if not _pixels:
+        _drawn.append(("text", text, fill, frozenset()))
         return
     data, w = mask.tobytes(), mask.width  # the line's mask is mode "L"
     _drawn.append(("text", text, fill, frozenset(

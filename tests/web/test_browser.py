@@ -19,9 +19,9 @@ from web_rig import Rig, make_sim
 
 @pytest.fixture
 def driver():
-    d = browser.chromium()
+    d = browser.page()
     yield d
-    browser.quit(d)
+    browser.release(d)
 
 
 def wait_for(check, timeout: float = 5.0, what: str = "the page"):
@@ -173,7 +173,7 @@ def test_the_page_reconnects_by_itself_when_the_box_restarts(tmp_path, driver):
 
 
 def test_the_page_is_readable_on_a_phone(rig):
-    d = browser.chromium(390, 844, mobile=True)
+    d = browser.page(390, 844, mobile=True)
     try:
         for line in ["press ok"] * 6:
             rig.run(line)
@@ -185,7 +185,7 @@ def test_the_page_is_readable_on_a_phone(rig):
         board = d.find_element("css selector", "svg.board")
         assert board.size["width"] > 300
     finally:
-        browser.quit(d)
+        browser.release(d)
 
 
 def test_the_hint_button_shows_the_box_s_hint_and_clears_when_the_game_moves(

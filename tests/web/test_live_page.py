@@ -32,7 +32,7 @@ def rig(tmp_path):
 
 def open_page(rig, size: str = "phone", query: str = ""):
     width, height, mobile = SIZES[size]
-    d = browser.chromium(width, height, mobile=mobile)
+    d = browser.page(width, height, mobile=mobile)
     d.get(rig.server.url + query)
     wait_for(lambda: text(d, "link") == "live", what="the stream")
     return d
@@ -95,7 +95,7 @@ def test_every_text_of_the_board_is_readable_and_clear_of_the_rest(rig, size):
         else:
             assert smallest >= 10, f"the board's smallest text is {smallest:.1f} CSS px"
     finally:
-        browser.quit(d)
+        browser.release(d)
 
 
 def test_the_log_is_numbered_by_input_and_does_not_pull_a_reader_down(rig):
@@ -136,7 +136,7 @@ def test_the_log_is_numbered_by_input_and_does_not_pull_a_reader_down(rig):
             == "log"
         assert d.execute_script("return document.getElementById('log').tabIndex") == 0
     finally:
-        browser.quit(d)
+        browser.release(d)
 
 
 def test_log_numbers_follow_the_engine_s_inputs(tmp_path):
@@ -179,7 +179,7 @@ def _paired_server(tmp_path, pairing):
 def test_a_phone_unpaired_by_a_restart_shows_its_pin_form_again_and_says_why(tmp_path):
     pairing = Pairing()
     sim, server, got = _paired_server(tmp_path, pairing)
-    d = browser.chromium(*SIZES["phone"])
+    d = browser.page(*SIZES["phone"])
     try:
         d.get(server.url)
         wait_for(lambda: text(d, "link") == "live")
@@ -204,7 +204,7 @@ def test_a_phone_unpaired_by_a_restart_shows_its_pin_form_again_and_says_why(tmp
             == "pair"
         assert abs(toast.rect["y"] - d.find_element("id", "pin").rect["y"]) < 200
     finally:
-        browser.quit(d)
+        browser.release(d)
         server.stop()
         sim.box.session.journal.close()
 
@@ -246,7 +246,7 @@ def test_the_theme_follows_the_device_and_a_switch_is_remembered(rig):
         bg = d.execute_script("return getComputedStyle(document.body).backgroundColor")
         assert bg == "rgb(17, 24, 39)"
     finally:
-        browser.quit(d)
+        browser.release(d)
 
 
 def test_tv_mode_shows_the_board_only(rig):
@@ -262,7 +262,7 @@ def test_tv_mode_shows_the_board_only(rig):
         board_height = d.find_element("css selector", "svg.board").rect["height"]
         assert board_height > 0.8 * d.execute_script("return innerHeight")  # most of it
     finally:
-        browser.quit(d)
+        browser.release(d)
 
 
 def test_spectators_see_words_not_identifiers(rig):
@@ -286,7 +286,7 @@ def test_spectators_see_words_not_identifiers(rig):
           return document.getElementById('game').textContent;""")
         assert "0 cards" not in deck and "endless supply" in deck
     finally:
-        browser.quit(d)
+        browser.release(d)
 
 
 @pytest.mark.parametrize("code,rolls,camps", [
@@ -318,7 +318,7 @@ def test_counts_take_the_language_s_plural_and_lists_its_separator(rig, code, ro
         assert camps in shown[1], shown[1]
     finally:
         i18n.set_language("en")
-        browser.quit(d)
+        browser.release(d)
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
@@ -339,7 +339,7 @@ def test_axe_finds_no_serious_violation(rig, theme):
         time.sleep(0.5)
         assert axe.serious(d) == []
     finally:
-        browser.quit(d)
+        browser.release(d)
 
 
 def test_assets_and_json_are_gzipped_and_the_stream_is_not(rig):
@@ -396,7 +396,7 @@ def test_the_board_letters_ships_and_names_components_on_the_page(rig):
                     ".textContent", planet)
                 assert part(on[planet]).replace(" ", "") in words.replace("-", "")
     finally:
-        browser.quit(d)
+        browser.release(d)
 
 
 def test_a_restart_keeps_a_phone_paired_or_the_page_says_so_by_itself(tmp_path):
@@ -421,7 +421,7 @@ def test_a_restart_keeps_a_phone_paired_or_the_page_says_so_by_itself(tmp_path):
     pairing = Pairing(keep=keep)
     server = serve(pairing)
     sim.box.refresh()
-    d = browser.chromium(*SIZES["phone"])
+    d = browser.page(*SIZES["phone"])
     hidden = lambda id_: d.execute_script(f"return document.getElementById('{id_}').hidden")  # noqa: E731
     try:
         d.get(server.url)
@@ -447,7 +447,7 @@ def test_a_restart_keeps_a_phone_paired_or_the_page_says_so_by_itself(tmp_path):
                 assert not hidden("pair-why") and hidden("box")
                 assert "restarted" in text(d, "pair-why")  # this box keeps no pairings
     finally:
-        browser.quit(d)
+        browser.release(d)
         server.stop()
         sim.box.session.journal.close()
 
@@ -471,4 +471,4 @@ def test_axe_finds_no_serious_violation_after_a_game_with_its_plots(rig):
                      what="the history")
             assert axe.serious(d) == [], theme
     finally:
-        browser.quit(d)
+        browser.release(d)

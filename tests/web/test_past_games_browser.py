@@ -28,9 +28,9 @@ def rig(tmp_path):
 
 @pytest.fixture
 def driver():
-    d = browser.chromium(390, 844, mobile=True)
+    d = browser.page(390, 844, mobile=True)
     yield d
-    browser.quit(d)
+    browser.release(d)
 
 
 def shown(driver) -> int:

@@ -56,7 +56,7 @@ def test_every_shipped_language_has_a_page_catalog():
 
 
 def test_the_page_follows_the_box_into_polish(rig):
-    driver = browser.chromium()
+    driver = browser.page()
     try:
         driver.get(rig.server.url)
         wait_for(lambda: text(driver, "link") == "live", what="the stream")
@@ -71,4 +71,4 @@ def test_the_page_follows_the_box_into_polish(rig):
             "return [...document.querySelectorAll('#buttons button')].map(b => b.textContent)")
         assert "Przytrzymaj BACK (cofnij)" in buttons
     finally:
-        browser.quit(driver)
+        browser.release(driver)

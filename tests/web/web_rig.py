@@ -76,7 +76,9 @@ class Rig(Client):
 
     def __init__(self, tmp_path: Path, seed: int = 7):
         self.sim = make_sim(tmp_path, seed)
-        self.events: queue.SimpleQueue = queue.SimpleQueue()
+        # A Queue, not a SimpleQueue: it counts the events not yet played (task_done),
+        # so wait_idle wakes when the last one is, without polling.
+        self.events: queue.Queue = queue.Queue()
         self.server = shell.start(self.sim, "127.0.0.1:0", self.events)
         self.lock = threading.Lock()  # tests read the session while the thread plays
         self._stop = False
@@ -90,12 +92,15 @@ class Rig(Client):
                 event = self.events.get(timeout=0.05)
             except queue.Empty:
                 continue
-            with self.lock:
-                self.handled.append(event)
-                if isinstance(event, str):
-                    self.sim.run(event)
-                else:
-                    self.sim._input(event)
+            try:
+                with self.lock:
+                    self.handled.append(event)
+                    if isinstance(event, str):
+                        self.sim.run(event)
+                    else:
+                        self.sim._input(event)
+            finally:
+                self.events.task_done()
 
     def run(self, line: str) -> None:
         """A typed command, through the same queue as the page's inputs."""
@@ -114,11 +119,11 @@ class Rig(Client):
         return limit
 
     def wait_idle(self, timeout: float = 5.0) -> None:
+        """Until every event put so far has been played (or ``timeout`` passed)."""
         deadline = time.monotonic() + timeout
-        while not self.events.empty() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        with self.lock:
-            pass
+        with self.events.all_tasks_done:
+            while self.events.unfinished_tasks and time.monotonic() < deadline:
+                self.events.all_tasks_done.wait(deadline - time.monotonic())
 
     def close(self) -> None:
         self._stop = True
