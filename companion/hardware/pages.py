@@ -26,15 +26,14 @@ from typing import Any
 from PIL import Image
 
 PAGES, COLUMNS = 8, 128
-# Bit-reversal of a byte: a transposed mode "1" row has the top pixel in bit 7; the
-# panel wants it in bit 0.
-_REVERSE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
 _SSD1306_FAMILY = ("ssd1306", "ssd1309", "ssd1315")
 
 
 def pages_of(image: Image.Image) -> list[bytes]:
     """The 8 pages of 128 column bytes a 128x64 mode "1" image fills."""
-    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSE)
+    # Transposed, each image row is one column's 8 page bytes, top pixel first; Pillow's
+    # "1;R" packing puts that pixel in bit 0, as the panel wants it, all in C.
+    columns = image.transpose(Image.Transpose.TRANSPOSE).tobytes("raw", "1;R")
     return [columns[page::PAGES] for page in range(PAGES)]
 
 
@@ -78,25 +77,38 @@ def windows(spans: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]
     for page, first, last in spans:
         by_page.setdefault(page, []).append((first, last))
     order = sorted(by_page)
-    # Each page's leftmost and rightmost changed column, worked out once.
-    bounds = {page: (min(a for a, _ in runs), max(b for _, b in runs))
-              for page, runs in by_page.items()}
-    # best[i]: the cheapest cover of the first i changed pages, as (cost, windows)
-    best: list[tuple[int, list[tuple[int, int, int, int]]]] = [(0, [])]
+    # cost[i]: the cheapest cover of the first i changed pages; back[i] how it ends:
+    # None for page i-1's spans apart, else (j, lo, hi) for pages j..i-1 in one window.
+    # (Each page's spans are in column order, so its bounds are its first and last.)
+    cost = [0]
+    back: list[tuple[int, int, int] | None] = [None]
     for i, page in enumerate(order, 1):
-        apart = [(page, page, a, b) for a, b in by_page[page]]
-        choice = (best[i - 1][0] + sum(MERGE_GAP + b - a + 1 for a, b in by_page[page]),
-                  best[i - 1][1] + apart)
+        best = cost[i - 1] + sum(MERGE_GAP + b - a + 1 for a, b in by_page[page])
+        how = None
         lo, hi = COLUMNS, -1
         for j in range(i - 1, -1, -1):  # pages order[j..i-1] in one window
             if j < i - 1 and order[j] != order[j + 1] - 1:
                 break
-            lo, hi = min(lo, bounds[order[j]][0]), max(hi, bounds[order[j]][1])
-            cost = best[j][0] + MERGE_GAP + (page - order[j] + 1) * (hi - lo + 1)
-            if cost < choice[0]:
-                choice = (cost, best[j][1] + [(order[j], page, lo, hi)])
-        best.append(choice)
-    return best[-1][1]
+            runs = by_page[order[j]]
+            lo, hi = min(lo, runs[0][0]), max(hi, runs[-1][1])
+            joined = cost[j] + MERGE_GAP + (page - order[j] + 1) * (hi - lo + 1)
+            if joined < best:
+                best, how = joined, (j, lo, hi)
+        cost.append(best)
+        back.append(how)
+    cover: list[tuple[int, int, int, int]] = []
+    i = len(order)
+    while i:  # walked back from the last page; built lists were most of the cost
+        how = back[i]
+        if how is None:
+            page = order[i - 1]
+            cover[:0] = [(page, page, a, b) for a, b in by_page[page]]
+            i -= 1
+        else:
+            j, lo, hi = how
+            cover.insert(0, (order[j], order[i - 1], lo, hi))
+            i = j
+    return cover
 
 
 class PageWriter:

@@ -112,6 +112,12 @@ def drawn(pixels: bool = True) -> Iterator[list[Drawn]]:
         _drawn, _pixels = outer
 
 
+def watched() -> bool:
+    """Whether a ``truncations()`` or ``drawn()`` block runs: a view that keeps what it
+    drew for reuse must then draw afresh, so every cut and every line is seen."""
+    return _cuts is not None or _drawn is not None
+
+
 def bar(image: Image.Image, box: tuple[int, int, int, int]) -> None:
     """A filled white rectangle (title bar, highlight) that text must keep clear of,
     from ``box``'s corner (left, top) to (right, bottom), both included."""

@@ -47,7 +47,7 @@ from PIL import Image, ImageDraw
 
 from ..i18n import _, ngettext
 from .font import (
-    GLYPH_H, bar, clip, draw_centered, draw_text, fit, raised, text_width, wrap,
+    GLYPH_H, bar, clip, draw_centered, draw_text, fit, raised, text_width, watched, wrap,
 )
 
 WIDTH, HEIGHT = 128, 64
@@ -70,6 +70,12 @@ def _canvas() -> tuple[Image.Image, ImageDraw.ImageDraw]:
     return image, ImageDraw.Draw(image)
 
 
+_BARS_KEPT = 64
+"""Title bars kept as drawn (128 bytes each): the screens of a turn share one, and a
+bar drawn afresh was a fifth of a screen's drawing."""
+_bars: dict[tuple[str, str], Image.Image] = {}
+
+
 def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = "") -> None:
     """Inverted title bar, white with black text so the title reads as a heading: page
     0 exactly, the letters on its top row and its last row white under them (a white
@@ -77,6 +83,20 @@ def _bar(image: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: str = 
     on every screen, so a new title costs only the columns whose letters differ. A
     text with an accent above its cell (Polish, Czech) sits a row lower, the accent
     on the top row, so nothing is cut."""
+    if watched():  # a check of the layouts sees every bar drawn
+        _draw_bar(image, text, right)
+        return
+    strip = _bars.get((text, right))
+    if strip is None:
+        strip = Image.new("1", (WIDTH, BAR_H), 0)
+        _draw_bar(strip, text, right)
+        if len(_bars) >= _BARS_KEPT:
+            del _bars[next(iter(_bars))]  # the oldest: the cache stays bounded
+        _bars[(text, right)] = strip
+    image.paste(strip, (0, 0))
+
+
+def _draw_bar(image: Image.Image, text: str, right: str) -> None:
     bar(image, (0, 0, WIDTH - 1, BAR_H - 1))
     width = WIDTH - 2 - (text_width(right) + 2 if right else 0)
     title = fit(text, width)
