@@ -242,6 +242,21 @@ def test_reopen_after_close_sees_everything(tmp_path):
                                                GameSummary.__dataclass_fields__])]
 
 
+def test_opening_a_current_journal_writes_nothing_to_it(tmp_path):
+    # The box starts with the journal it closed: no page to write, no fsync to wait
+    # for on the card before the game is back on the screen.
+    path = tmp_path / "j.db"
+    with Journal(path, now=Clock()) as j:
+        j.new_game("entanglion", 7, {"events": True})
+    before = path.read_bytes()
+    with Journal(path) as again:
+        wal = Path(f"{path}-wal")
+        assert not wal.exists() or wal.stat().st_size == 0
+        assert again.unfinished() is not None
+    assert path.read_bytes() == before
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+
+
 @pytest.mark.parametrize("content", [
     # Fixed noise: each xdist worker collects the parameters and they must agree.
     random.Random(4096).randbytes(4096),

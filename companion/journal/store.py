@@ -314,7 +314,8 @@ class Journal:
                     db.execute(statement)
             elif version == 1:
                 _upgrade_from_1(db)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if version < SCHEMA_VERSION:  # a current journal is not written (nor fsynced)
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             db.execute("COMMIT")
             self.loss = self._compare(db, self.mark)
             self._mark_fd = open_nofollow(self.mark_path, os.O_RDWR | os.O_CREAT)
