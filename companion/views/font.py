@@ -286,13 +286,19 @@ def _pattern_image(rows: tuple[str, ...]) -> Image.Image | None:
     return Image.frombytes("L", (GLYPH_W, len(rows)), data).convert("1")
 
 
-@cache
-def _masks() -> dict[str, tuple[Image.Image | None, int]]:
-    # Built once; draw_text then only pastes, which is what makes it fast. The
-    # number is the mask's top row relative to the cell: -1 for a raised glyph.
-    return {
-        char: (_pattern_image(rows), GLYPH_H - len(rows)) for char, rows in glyphs().items()
-    }
+class _Masks(dict):
+    """Each glyph's mask, built on its first use (a start draws a few dozen of the
+    font's glyphs: building all of them cost it 1.7 ms); draw_text then only pastes,
+    which is what makes it fast. The number is the mask's top row relative to the
+    cell: -1 for a raised glyph. Whether a character has a glyph is ``glyphs()``'s."""
+
+    def __missing__(self, char: str) -> tuple[Image.Image | None, int]:
+        rows = glyphs()[char]
+        mask = self[char] = (_pattern_image(rows), GLYPH_H - len(rows))
+        return mask
+
+
+_masks = _Masks()
 
 
 _scaled: dict[tuple[str, int], tuple[Image.Image | None, int]] = {}
@@ -301,14 +307,14 @@ _wide_masks: dict[str, tuple[Image.Image | None, int]] = {}
 
 def _is_wide(char: str) -> bool:
     """True for a character drawn from the Japanese file (which this may load)."""
-    return char not in _masks() and _in_wide_blocks(char) and char in wide_glyphs()
+    return char not in glyphs() and _in_wide_blocks(char) and char in wide_glyphs()
 
 
 def _mask(char: str, scale: int) -> tuple[Image.Image | None, int]:
     """Mask for ``char`` at ``scale`` and its top relative to the cell's top (unknown
     characters get the box)."""
-    masks = _masks()
-    if char not in masks:
+    masks = _masks
+    if char not in glyphs():
         if _is_wide(char):
             if char not in _wide_masks:
                 # One mask per character actually drawn: a screen of Japanese needs
@@ -354,7 +360,7 @@ def advance(char: str, scale: int = 1) -> int:
     width = _advances.get(char)
     if width is None:
         width = WIDE_W if _is_wide(char) else CELL_W
-        if width == WIDE_W or char in _masks():
+        if width == WIDE_W or char in glyphs():
             _advances[char] = width
     return width * scale
 
@@ -375,17 +381,17 @@ def _width(text: str) -> int:
 def raised(text: str) -> bool:
     """Whether a character of ``text`` (at scale 1) uses the row above its cell, as
     the accents of Polish and Czech capitals and some lower-case letters do."""
-    masks = _masks()
-    return any(masks[c][1] < 0 for c in _nfc(text) if c in masks)
+    known = glyphs()
+    return any(len(known[c]) > GLYPH_H for c in _nfc(text) if c in known)
 
 
 def missing(text: str) -> list[str]:
     """The distinct characters of ``text`` that would draw as the unknown box, in
     order of first appearance (line breaks excepted: ``wrap`` consumes them)."""
-    masks = _masks()
+    known = glyphs()
     return [
         char for char in dict.fromkeys(_nfc(text))
-        if char not in masks and char != "\n" and not _is_wide(char)
+        if char not in known and char != "\n" and not _is_wide(char)
     ]
 
 
@@ -400,7 +406,7 @@ def _cell(char: str, scale: int) -> tuple[tuple[bytes, ...], int, bool]:
     """``char``'s whole cell at ``scale`` as rows of 0/255 bytes, from the free row
     above the cell to its bottom ((GLYPH_H + 1) * scale rows of its advance), with the
     glyph's top relative to the cell's and whether anything is inked."""
-    if char not in _masks() and not _is_wide(char):
+    if char not in glyphs() and not _is_wide(char):
         char = UNKNOWN  # one cell for every character without a glyph
     cell = _cells.get((char, scale))
     if cell is None:
