@@ -288,7 +288,7 @@ def _pattern_image(rows: tuple[str, ...]) -> Image.Image | None:
 
 class _Masks(dict):
     """Each glyph's mask, built on its first use (a start draws a few dozen of the
-    font's glyphs: building all of them cost it 1.7 ms); draw_text then only pastes,
+    font's glyphs: building all of them cost it 1.6 ms); draw_text then only pastes,
     which is what makes it fast. The number is the mask's top row relative to the
     cell: -1 for a raised glyph. Whether a character has a glyph is ``glyphs()``'s."""
 
