@@ -35,9 +35,11 @@ def _cap_examples(items):
             test._hypothesis_internal_use_settings = settings(own, max_examples=cap)
 
 
-# Memo tables an engine fills as it plays: a mutant's process is forked from one that has
-# played the unchanged code, and would read its answers instead of running the mutant.
-CACHES = {"companion.games.entanglion.engine": ("_SHARED_ACTIONS", "_CARD_ACTIONS")}
+# Memo tables an engine fills as it plays, and the board's navigation tables (built on
+# first use): a mutant's process is forked from one that has played the unchanged code,
+# and would read its answers instead of running the mutant.
+CACHES = {"companion.games.entanglion.engine": ("_SHARED_ACTIONS", "_CARD_ACTIONS"),
+          "companion.games.entanglion.board": ("NAVIGATION",)}
 
 
 def pytest_configure(config):

@@ -30,6 +30,9 @@ def test_each_game_names_modules_and_tests_that_exist(game):
     for path in spec["tests"]:
         assert (ROOT / path).exists()
     assert "tests/test_examples.py" in spec["tests"]
+    for test in spec.get("deselect", ()):  # a renamed test would quietly run again
+        path, _, name = test.partition("::")
+        assert f"def {name}(" in (ROOT / path).read_text(encoding="utf-8"), test
 
 
 def test_the_equivalent_list_parses_and_names_mutated_modules():
