@@ -11,6 +11,7 @@ game's tests against each::
     python bench/mutation.py --game qno --minutes 30   # stop after 30 minutes
     python bench/mutation.py --game qno --report-only  # the scores of what has run
     python bench/mutation.py --game qno --retest   # survivors again, after new tests
+    python bench/mutation.py --game entanglion --only 'companion.games.entanglion.board.*'
 
 Each game gets its own working folder (``build/mutation/<game>``): a copy of the
 package, the tests and the examples, with a ``[tool.mutmut]`` section naming the
@@ -269,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="examples per hypothesis test for each mutant (default 50)")
     parser.add_argument("--minutes", type=float,
                         help="stop each game's run after this long (it resumes next time)")
+    parser.add_argument("--only", action="append", default=[], metavar="PATTERN",
+                        help="only the mutants whose names match (mutmut's wildcards, e.g. "
+                        "'companion.games.entanglion.engine.*'; repeatable)")
     parser.add_argument("--retest", action="store_true",
                         help="run only the unexplained survivors and the mutants no test "
                         "reached again (after new tests)")
@@ -288,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.report_only:
             work = prepare(game)
             print(f"[{game}] mutmut in {work.relative_to(ROOT)} (log: mutmut.log)", flush=True)
-            names = summary(game)[1] + unreached(game) if args.retest else []
+            names = summary(game)[1] + unreached(game) if args.retest else args.only
             if args.retest and not names:
                 print(f"[{game}] no unexplained survivors to test again")
                 continue
