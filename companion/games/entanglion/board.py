@@ -114,10 +114,6 @@ def is_legal_position(pos: Position) -> bool:
     return True
 
 
-def in_entanglion(pos: Position) -> bool:
-    return GALAXY[pos[0]] == "entanglion"
-
-
 def _along(paths: tuple[Path, ...], planet: str, card: str, ship: str) -> str | None:
     for path in paths:
         if card in path.cards and ship in path.ships:
