@@ -643,6 +643,15 @@ def test_to_dict_round_trips_through_json():
     assert Entanglion.from_dict(data).to_dict() == g.to_dict()
 
 
+def test_a_saved_game_names_its_game_and_seed():
+    """A saved game says which game it is (the journal and the CLI tell the three games
+    apart by it) and keeps the seed that decides its dice and shuffles."""
+    g = game(seed=11)
+    data = g.to_dict()
+    assert data["game"] == "entanglion" and data["seed"] == 11
+    assert Entanglion.from_dict(json.loads(json.dumps(data))).to_dict()["game"] == "entanglion"
+
+
 def test_from_dict_at_a_prompt_continues_identically():
     g = game(ships=at("PHI_PLUS"), hands={M: ["X", "H", "H"], R: ["H", "H", "H"]},
              ship_components={M: ["magnetic_shielding"]}, dice=[2], seed=4)
