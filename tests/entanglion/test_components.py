@@ -341,6 +341,25 @@ def bennett_dr(option=None, giver_hand=("X", "H"), receiver_hand=("CNOT", "SWAP"
                 options={"bennett_dilution_refrigerator": option} if option else None)
 
 
+def test_the_refrigerators_discard_prompt_says_why_and_to_what_limit():  # Q12
+    """Whether the Dilution Refrigerator is retrieved or handed over by Bennett, the
+    player asked to discard is told why (the refrigerator) and to how many cards (the
+    box shows "Hand limit 2"), and the log's discard names the refrigerator too."""
+    retrieved = game(ships=at("PSI_PLUS"), components={"PSI_PLUS": DR},
+                     hands={M: ["X", "H", "CNOT"], R: ["H", "H", "H"]},
+                     stack=["SWAP", "X", "CNOT", "H"], dice=[8])
+    play(retrieved, "retrieve")
+    handed = bennett_dr()
+    play(handed, "event", "bennett")
+    for g, ship, card in ((retrieved, M, "CNOT"), (handed, R, "SWAP")):
+        p = g.pending
+        assert (p["kind"], p["player"], p["reason"], p["limit"]) == (
+            "discard", ship, "dilution refrigerator", 2)
+        choose(g, card)
+        assert [(e["card"], e["reason"]) for e in entries(g, "discard", player=ship)] == [
+            (card, "dilution refrigerator")]
+
+
 def test_bennett_moving_the_refrigerator_rebalances_hands():  # Q12
     g = bennett_dr()
     play(g, "event", "bennett")
