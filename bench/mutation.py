@@ -197,6 +197,42 @@ def verdicts(game: str) -> dict[str, str]:
     return out
 
 
+def timing(game: str) -> str:
+    """What the tested mutants cost, and a projection for those not run yet: each one
+    costs either a killed mutant's mean time or, at the survivors' rate so far, every
+    test that reaches its function (their times as recorded, which is slower than a
+    mutant's run: the projection leans high)."""
+    spent, by_verdict, left = 0.0, {}, []
+    try:
+        stats = json.loads((WORK / game / "mutants" / "mutmut-stats.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stats = {}
+    recorded = stats.get("duration_by_test", {})
+    tests_of = stats.get("tests_by_mangled_function_name", {})
+    for name in GAMES[game]["mutate"]:
+        meta = WORK / game / "mutants" / "companion" / "games" / game / f"{name}.meta"
+        if not meta.exists():
+            continue
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        took = data.get("durations_by_key", {})
+        for key, code in data["exit_code_by_key"].items():
+            verdict = STATUS.get(code, "suspicious")
+            if verdict == "not run":
+                function = key.rsplit("__mutmut_", 1)[0]
+                left.append(sum(recorded.get(t, 0.0) for t in tests_of.get(function, ())))
+            elif key in took:
+                spent += took[key]
+                by_verdict.setdefault(verdict, []).append(took[key])
+    mean = {v: sum(t) / len(t) for v, t in by_verdict.items()}
+    tested = sum(len(t) for t in by_verdict.values())
+    rate = len(by_verdict.get("survived", ())) / tested if tested else 0.0
+    projected = sum(rate * e + (1 - rate) * mean.get("killed", 0.0) for e in left)
+    return (f"{game:10} {spent / 60:.0f} min of tests for {tested} mutants (killed "
+            f"{mean.get('killed', 0):.1f} s, survived {mean.get('survived', 0):.1f} s, timed out "
+            f"{mean.get('timeout', 0):.1f} s on average); {len(left)} not run: about "
+            f"{projected / 3600:.1f} h of one job at the survivors' rate so far ({100 * rate:.1f}%)")
+
+
 def equivalents(path: Path = EQUIVALENT) -> dict[str, str]:
     """``name : why`` lines (``#`` comments and blank lines skipped)."""
     out = {}
@@ -300,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  [{game}] {seconds / 60:.1f} minutes", flush=True)
         counts, unexplained, stale = summary(game)
         print(score_line(game, counts), flush=True)
+        print(timing(game), flush=True)
         for name in unexplained:
             print(f"  survived: {name}")
             if args.survivors:
