@@ -376,6 +376,24 @@ def test_eighth_component_wins_immediately():
         play(g, "exchange", "X", player=R)
 
 
+def test_the_end_of_a_game_is_logged_with_its_cause():
+    """The log's last entry says how the game ended and why: lost when the detection
+    rate reached X, won when all eight components are aboard (the box retells it)."""
+    lost = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"},
+                detection=11, dice=[2])
+    play(lost, "retrieve")
+    won = game(ships=at("PSI_PLUS"), components={"PSI_PLUS": "magnetic_shielding"},
+               ship_components={M: ["quantum_gates", "physical_qubits", "quantum_programming",
+                                    "quantum_error_correction"],
+                                R: ["qubit_interconnect", "dilution_refrigerator",
+                                    "control_infrastructure"]}, dice=[8])
+    play(won, "retrieve")
+    assert lost.log[-1] == {"type": "game_over", "status": "lost",
+                            "reason": "the detection rate reached X"}
+    assert won.log[-1] == {"type": "game_over", "status": "won",
+                           "reason": "all eight components are aboard"}
+
+
 def test_seven_components_do_not_win():
     g = game(ships=at("PSI_PLUS"), components={"PSI_PLUS": "quantum_gates",
                                                "PHI_PLUS": "magnetic_shielding"},

@@ -335,6 +335,16 @@ def test_bennett_with_no_components_has_no_effect():
     assert g.state.event_discard == ["bennett"] and g.state.turn_player == R
 
 
+def test_bennett_with_no_components_is_logged_as_no_effect_for_its_player():
+    """With no component aboard either ship, Bennett is played for nothing: the log says
+    so, naming who played it (the box tells "no effect")."""
+    for player in (M, R):
+        g = game(held={player: ["bennett"]}, ship_components={M: [], R: []}, first=player)
+        play(g, "event", "bennett", player=player)
+        assert entries(g, "no_effect") == [
+            {"type": "no_effect", "player": player, "card": "bennett"}]
+
+
 def test_bennett_does_not_need_the_ships_together():
     g = game(ships=("ZERO", "MINUS"), held={M: ["bennett"]},
              ship_components={R: ["quantum_gates"]})
