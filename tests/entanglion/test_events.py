@@ -406,6 +406,30 @@ def test_mechanic_plays_zero_one_or_two(picks, pos):
     assert len(entries(g, "move")) == len([p for p in picks if p != "stop"])
 
 
+def test_mechanic_prompt_tells_which_play_it_is_and_the_cards_still_drawn():
+    """The Mechanic's prompt says how many of the two plays are made (the box shows
+    "Play 1 of 2", then "Play 2 of 2") and the drawn cards still to play."""
+    for picks in (["stop"], ["H", "stop"], ["X", "H"]):
+        g = mechanic_game(["CNOT", "X", "H"])
+        play(g, "event", "the_mechanic")
+        drawn = list(g.state.drawn)
+        for plays, pick in enumerate(picks):
+            assert (g.pending["plays"], g.pending["drawn"]) == (plays, drawn), picks
+            choose(g, pick)
+            if pick != "stop":
+                drawn.remove(pick)
+        assert g.pending is None
+
+
+def test_bennett_transfer_is_logged_with_who_played_it_and_what_moved():
+    """The log's transfer names the player of Bennett, the component and both ships."""
+    g = bennett_game(["quantum_gates"], ["quantum_error_correction"])
+    play(g, "event", "bennett")
+    choose(g, {"component": "quantum_error_correction", "from": R, "to": M})
+    assert entries(g, "transfer") == [{"type": "transfer", "player": M, "component":
+                                       "quantum_error_correction", "from": R, "to": M}]
+
+
 def test_mechanic_fills_slots_option():
     g = mechanic_game(["CNOT", "X", "H"], mechanic_fills_slots=True)
     play(g, "event", "the_mechanic")
