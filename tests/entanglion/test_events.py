@@ -242,6 +242,17 @@ def test_quantum_shuffle_is_the_sixth_card_after_a_full_rebuild(seed):
 
 # ------------------------------------------------------------------ Heisenberg
 
+def test_heisenbergs_roll_is_logged_with_the_planet_it_points_at():
+    """Heisenberg's d8 entry names the planet of the ring the roll counts to (the box
+    retells "rolled 3: PHI MINUS"), even when the ships are already there."""
+    for roll, planet, ships in ((3, "PHI_MINUS", ("ZERO", "PLUS")),
+                                (8, "OMEGA_ZERO", at("OMEGA_ZERO"))):
+        g = game(ships=ships, held={M: ["heisenberg"]}, dice=[roll, 1, 1])
+        play(g, "event", "heisenberg")
+        (entry,) = rolls(g, "heisenberg")
+        assert (entry["raw"], entry["result"]) == (roll, planet)
+
+
 @pytest.mark.parametrize("roll, planet", [
     (1, "OMEGA_ONE"), (2, "PSI_MINUS"), (3, "PHI_MINUS"), (4, "OMEGA_THREE"),
     (5, "OMEGA_TWO"), (6, "PHI_PLUS"), (7, "PSI_PLUS"), (8, "OMEGA_ZERO"),
