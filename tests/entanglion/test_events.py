@@ -244,13 +244,18 @@ def test_quantum_shuffle_is_the_sixth_card_after_a_full_rebuild(seed):
 
 def test_heisenbergs_roll_is_logged_with_the_planet_it_points_at():
     """Heisenberg's d8 entry names the planet of the ring the roll counts to (the box
-    retells "rolled 3: PHI MINUS"), even when the ships are already there."""
+    retells "rolled 3: PHI MINUS"), even when the ships are already there; the move it
+    makes names Heisenberg and its player."""
     for roll, planet, ships in ((3, "PHI_MINUS", ("ZERO", "PLUS")),
                                 (8, "OMEGA_ZERO", at("OMEGA_ZERO"))):
         g = game(ships=ships, held={M: ["heisenberg"]}, dice=[roll, 1, 1])
         play(g, "event", "heisenberg")
         (entry,) = rolls(g, "heisenberg")
         assert (entry["raw"], entry["result"]) == (roll, planet)
+        moved = [] if ships == at(planet) else [{
+            "type": "move", "player": M, "cause": "heisenberg", "from": list(ships),
+            "to": [planet, planet]}]
+        assert entries(g, "move") == moved  # no move to where the ships already are
 
 
 @pytest.mark.parametrize("roll, planet", [
