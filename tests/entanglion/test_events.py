@@ -295,6 +295,33 @@ def test_heisenberg_from_outside_can_be_switched_off():
     assert g.state.pos == at("PHI_MINUS")
 
 
+def test_events_not_played_as_an_action_are_refused_in_words():
+    """Quantum Tunnel is not an action (it is offered when a defence roll is due), and
+    with heisenberg_from_outside off Heisenberg is refused outside Entanglion: each
+    refusal says so in full, and changes nothing."""
+    for held, options, words in (
+            ("quantum_tunnel", None,
+             "Quantum Tunnel is free: it is offered when a defence roll is due"),
+            ("heisenberg", {"heisenberg_from_outside": False},
+             "Heisenberg can only be played inside Entanglion (option heisenberg_from_outside)")):
+        g = game(held={M: [held]}, options=options, dice=[3])
+        before = g.to_dict()
+        with pytest.raises(IllegalAction) as refused:
+            play(g, "event", held)
+        assert str(refused.value) == words and g.to_dict() == before
+
+
+def test_a_quantum_shuffle_rebuild_is_logged_with_the_size_of_the_new_deck():
+    """The event deck's reshuffle entry counts the cards of the deck rebuilt (the box
+    retells it): of the nine event cards a held one stays out (8), unless all events
+    are gathered back (9)."""
+    for options, held, size in ((None, {R: ["heisenberg"]}, 8),
+                                ({"quantum_shuffle_gathers": "all_events"},
+                                 {R: ["heisenberg"], M: ["bennett"]}, 9)):
+        g = detected(["quantum_shuffle"], held=held, options=options)
+        assert [(e["deck"], e["cards"]) for e in entries(g, "reshuffle")] == [("event", size)]
+
+
 def test_heisenberg_onto_the_current_planet_moves_nothing():
     g = game(ships=at("PHI_PLUS"), held={M: ["heisenberg"]}, dice=[6, 1])
     play(g, "event", "heisenberg")
