@@ -128,6 +128,20 @@ def test_spooky_action_without_components_does_nothing():
     assert rolls(g, "spooky action") == [] and g.state.forced == [3]
 
 
+def test_spooky_action_is_logged_with_its_player_the_component_and_the_planet():
+    """Spooky Action's log (the box retells it): with no component aboard the drawing
+    ship, no effect for that player; otherwise the d8 names the planet it counts to,
+    and the teleport names the player, the component and that planet."""
+    g = detected(["spooky_action"], extra_dice=[3], ship_components={R: ["quantum_gates"]})
+    assert entries(g, "no_effect") == [
+        {"type": "no_effect", "player": M, "card": "spooky_action"}]
+    g, _ = spooky(list(RING), 3)
+    (roll,) = rolls(g, "spooky action")
+    assert (roll["player"], roll["raw"], roll["result"]) == (M, 3, "PHI_MINUS")
+    assert entries(g, "teleported") == [{"type": "teleported", "player": M,
+                                         "component": "quantum_gates", "planet": "PHI_MINUS"}]
+
+
 @pytest.mark.parametrize("roll, planet", [
     (1, "OMEGA_ONE"), (2, "PSI_MINUS"), (3, "PHI_MINUS"), (4, "OMEGA_THREE"),
     (5, "OMEGA_TWO"), (6, "PHI_PLUS"), (7, "PSI_PLUS"), (8, "OMEGA_ZERO"),
