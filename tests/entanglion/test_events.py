@@ -171,6 +171,14 @@ def test_spooky_action_counts_unoccupied_planets_after_omega_zero(free, roll, pl
     assert entry["raw"] == roll
 
 
+def test_spooky_action_counts_each_unoccupied_planet_once_round_the_ring():
+    """Counting unoccupied planets from after OMEGA ZERO wraps round the ring meeting
+    each free planet once, OMEGA ONE (the first counted) included."""
+    for roll in range(1, 9):
+        _, dest = spooky(["OMEGA_ONE", "PSI_PLUS"], roll)
+        assert dest == ("OMEGA_ONE", "PSI_PLUS")[(roll - 1) % 2], roll
+
+
 @pytest.mark.parametrize("free, roll, planet", [
     (["OMEGA_ZERO", "PSI_MINUS", "PHI_PLUS"], 2, "PSI_MINUS"),   # RING[2] itself is free
     (["OMEGA_ZERO", "PSI_MINUS", "PHI_PLUS"], 1, "PSI_MINUS"),   # OMEGA ONE taken: next free
