@@ -53,6 +53,17 @@ def test_bit_flip_error_only_lower_option(start, expected):
     assert g.state.detection == expected
 
 
+def test_engine_control_cleared_after_slot_six_is_logged_once_after_its_event():
+    """Filling slot six draws a Quantum Event, then Engine Control is cleared: the log
+    says so once, after the event, and the six cards are in the discard pile."""
+    g = six_slot_game(events=["schrodinger"])
+    fill_six(g)
+    types = [e["type"] for e in g.log]
+    assert entries(g, "engine_control_cleared") == [{"type": "engine_control_cleared"}]
+    assert types.index("event") < types.index("engine_control_cleared")
+    assert g.state.engine_control == [] and len(g.state.engine_discard) >= 6
+
+
 def test_bit_flip_error_from_engine_control_with_detection_below():
     g = six_slot_game(events=["bit_flip_error"], detection=2)
     fill_six(g)
