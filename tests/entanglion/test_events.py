@@ -70,6 +70,16 @@ def test_bit_flip_error_from_engine_control_with_detection_below():
     assert g.state.detection == 6
 
 
+def test_an_event_resolved_at_once_is_logged_as_not_kept_for_its_player():
+    """An immediate event (Schrödinger) is told as drawn by the detected player and not
+    kept, before what it does."""
+    g = detected(["schrodinger"], detection=3)
+    assert entries(g, "event") == [
+        {"type": "event", "player": M, "card": "schrodinger", "kept": False}]
+    types = [e["type"] for e in g.log]
+    assert types.index("event") < len(types) - 1 - types[::-1].index("detection")
+
+
 @pytest.mark.parametrize("start", [1, 5, 9])
 def test_schrodinger_raises_detection_by_one(start):
     g = detected(["schrodinger"], detection=start)
