@@ -308,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop each game's run after this long (it resumes next time)")
     parser.add_argument("--only", action="append", default=[], metavar="PATTERN",
                         help="only the mutants whose names match (mutmut's wildcards, e.g. "
-                        "'companion.games.entanglion.engine.*'; repeatable)")
+                        "'companion.games.entanglion.engine.*'; repeatable), tested again "
+                        "even if they have a verdict")
     parser.add_argument("--retest", action="store_true",
                         help="run only the unexplained survivors and the mutants no test "
                         "reached again (after new tests)")

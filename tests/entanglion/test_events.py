@@ -70,6 +70,16 @@ def test_bit_flip_error_from_engine_control_with_detection_below():
     assert g.state.detection == 6
 
 
+def test_card_and_planet_names_are_told_as_printed():
+    """Refusals and prompts name cards as printed: words capitalised, Schrödinger with
+    its umlaut; planets (upper case) keep their capitals, with spaces."""
+    from companion.games.entanglion.cards import pretty
+
+    assert [pretty(n) for n in ("quantum_tunnel", "schrodinger", "bit_flip_error",
+                                "PHI_PLUS", "OMEGA_ZERO", "X")] == [
+        "Quantum Tunnel", "Schrödinger", "Bit Flip Error", "PHI PLUS", "OMEGA ZERO", "X"]
+
+
 def test_an_event_resolved_at_once_is_logged_as_not_kept_for_its_player():
     """An immediate event (Schrödinger) is told as drawn by the detected player and not
     kept, before what it does."""
