@@ -11,6 +11,7 @@ game's tests against each::
     python bench/mutation.py --game qno --minutes 30   # stop after 30 minutes
     python bench/mutation.py --game qno --report-only  # the scores of what has run
     python bench/mutation.py --game qno --retest   # survivors again, after new tests
+    python bench/mutation.py --game entanglion --only 'companion.games.entanglion.board.*'
 
 Each game gets its own working folder (``build/mutation/<game>``): a copy of the
 package, the tests and the examples, with a ``[tool.mutmut]`` section naming the
@@ -66,12 +67,18 @@ GAMES = {
             "tests": ["tests/qno", "tests/test_examples.py"]},
     "qlanet": {"mutate": ["engine.py", "cards.py", "quantum.py", "knowledge.py"],
                "tests": ["tests/qlanet", "tests/test_examples.py"]},
-    # Not the hint's tests: they play the hint's playouts for minutes (hint.py is not
-    # mutated), and meet the engine only in positions the rules tests set up directly.
+    # Not the tests whose time goes to modules that are not mutated, playing the engine
+    # only as a player: the hint's and the analysis' (minutes of hint.py's playouts, and
+    # `games show --analysis` in a subprocess), the compiled build's guard (subprocesses
+    # importing stand-in builds), and the sentence of every log entry of 300 games
+    # (explain.py). They cost a surviving mutant 170 of its 270 s.
     "entanglion": {"mutate": ["engine.py", "board.py", "cards.py", "quantum.py", "odds.py"],
                    "tests": [f"tests/entanglion/{p.name}" for p in sorted(
-                       (ROOT / "tests" / "entanglion").glob("test_*.py")) if "hint" not in p.name]
-                   + ["tests/test_examples.py", "tests/test_scenario_cli.py"]},
+                       (ROOT / "tests" / "entanglion").glob("test_*.py"))
+                       if not any(w in p.name for w in ("hint", "analysis", "compiled_guard"))]
+                   + ["tests/test_examples.py", "tests/test_scenario_cli.py"],
+                   "deselect": ["tests/entanglion/test_explain.py::"
+                                "test_every_log_entry_of_many_random_games_has_a_sentence"]},
 }
 # What the tests need: the package, the tests, the example scenarios; hardware/ because
 # companion/data/led-map.json is a link into it.
@@ -121,7 +128,8 @@ def prepare(game: str) -> Path:
         "source_paths": ["companion"],
         "only_mutate": [f"companion/games/{game}/{f}" for f in spec["mutate"]],
         "pytest_add_cli_args": PYTEST_ARGS,
-        "pytest_add_cli_args_test_selection": spec["tests"],
+        "pytest_add_cli_args_test_selection": spec["tests"] + [
+            arg for test in spec.get("deselect", ()) for arg in ("--deselect", test)],
         "also_copy": ["examples", "hardware", "conftest.py"],
         # A mutant that makes a game hang is stopped after 8 x (its tests' recorded time
         # + 1 s) of wall clock; mutmut's default of 15 spends minutes on each hang.
@@ -187,6 +195,42 @@ def verdicts(game: str) -> dict[str, str]:
             codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
             out.update({k: STATUS.get(v, "suspicious") for k, v in codes.items()})
     return out
+
+
+def timing(game: str) -> str:
+    """What the tested mutants cost, and a projection for those not run yet: each one
+    costs either a killed mutant's mean time or, at the survivors' rate so far, every
+    test that reaches its function (their times as recorded, which is slower than a
+    mutant's run: the projection leans high)."""
+    spent, by_verdict, left = 0.0, {}, []
+    try:
+        stats = json.loads((WORK / game / "mutants" / "mutmut-stats.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stats = {}
+    recorded = stats.get("duration_by_test", {})
+    tests_of = stats.get("tests_by_mangled_function_name", {})
+    for name in GAMES[game]["mutate"]:
+        meta = WORK / game / "mutants" / "companion" / "games" / game / f"{name}.meta"
+        if not meta.exists():
+            continue
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        took = data.get("durations_by_key", {})
+        for key, code in data["exit_code_by_key"].items():
+            verdict = STATUS.get(code, "suspicious")
+            if verdict == "not run":
+                function = key.rsplit("__mutmut_", 1)[0]
+                left.append(sum(recorded.get(t, 0.0) for t in tests_of.get(function, ())))
+            elif key in took:
+                spent += took[key]
+                by_verdict.setdefault(verdict, []).append(took[key])
+    mean = {v: sum(t) / len(t) for v, t in by_verdict.items()}
+    tested = sum(len(t) for t in by_verdict.values())
+    rate = len(by_verdict.get("survived", ())) / tested if tested else 0.0
+    projected = sum(rate * e + (1 - rate) * mean.get("killed", 0.0) for e in left)
+    return (f"{game:10} {spent / 60:.0f} min of tests for {tested} mutants (killed "
+            f"{mean.get('killed', 0):.1f} s, survived {mean.get('survived', 0):.1f} s, timed out "
+            f"{mean.get('timeout', 0):.1f} s on average); {len(left)} not run: about "
+            f"{projected / 3600:.1f} h of one job at the survivors' rate so far ({100 * rate:.1f}%)")
 
 
 def equivalents(path: Path = EQUIVALENT) -> dict[str, str]:
@@ -262,6 +306,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="examples per hypothesis test for each mutant (default 50)")
     parser.add_argument("--minutes", type=float,
                         help="stop each game's run after this long (it resumes next time)")
+    parser.add_argument("--only", action="append", default=[], metavar="PATTERN",
+                        help="only the mutants whose names match (mutmut's wildcards, e.g. "
+                        "'companion.games.entanglion.engine.*'; repeatable), tested again "
+                        "even if they have a verdict")
     parser.add_argument("--retest", action="store_true",
                         help="run only the unexplained survivors and the mutants no test "
                         "reached again (after new tests)")
@@ -281,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.report_only:
             work = prepare(game)
             print(f"[{game}] mutmut in {work.relative_to(ROOT)} (log: mutmut.log)", flush=True)
-            names = summary(game)[1] + unreached(game) if args.retest else []
+            names = summary(game)[1] + unreached(game) if args.retest else args.only
             if args.retest and not names:
                 print(f"[{game}] no unexplained survivors to test again")
                 continue
@@ -289,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  [{game}] {seconds / 60:.1f} minutes", flush=True)
         counts, unexplained, stale = summary(game)
         print(score_line(game, counts), flush=True)
+        print(timing(game), flush=True)
         for name in unexplained:
             print(f"  survived: {name}")
             if args.survivors:

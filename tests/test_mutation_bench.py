@@ -5,6 +5,7 @@ property tests finds a pair that is missing."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -30,6 +31,9 @@ def test_each_game_names_modules_and_tests_that_exist(game):
     for path in spec["tests"]:
         assert (ROOT / path).exists()
     assert "tests/test_examples.py" in spec["tests"]
+    for test in spec.get("deselect", ()):  # a renamed test would quietly run again
+        path, _, name = test.partition("::")
+        assert f"def {name}(" in (ROOT / path).read_text(encoding="utf-8"), test
 
 
 def test_the_equivalent_list_parses_and_names_mutated_modules():
@@ -99,3 +103,20 @@ def test_a_mutant_runs_its_quickest_tests_first_and_caps_hypothesis(tmp_path, mo
     items = [_Item("b"), _Item("a")]
     order.pytest_collection_modifyitems(None, None, items)
     assert [i.nodeid for i in items] == ["b", "a"]
+
+
+def test_the_projection_costs_a_mutant_left_at_the_rate_survivors_came(tmp_path, monkeypatch):
+    monkeypatch.setattr(mutation, "WORK", tmp_path)
+    folder = tmp_path / "qno" / "mutants" / "companion" / "games" / "qno"
+    folder.mkdir(parents=True)
+    f = "companion.games.qno.engine.x_f"
+    codes = {f"{f}__mutmut_{i}": 1 for i in range(3)} | {f"{f}__mutmut_3": 0, f"{f}__mutmut_4": None}
+    took = {f"{f}__mutmut_{i}": 2.0 for i in range(3)} | {f"{f}__mutmut_3": 40.0}
+    (folder / "engine.py.meta").write_text(json.dumps(
+        {"exit_code_by_key": codes, "durations_by_key": took}))
+    (tmp_path / "qno" / "mutants" / "mutmut-stats.json").write_text(json.dumps(
+        {"duration_by_test": {"t1": 14400.0, "t2": 3600.0}, "tests_by_mangled_function_name": {f: ["t1", "t2"]}}))
+    line = mutation.timing("qno")
+    # 1 in 4 survived: the one left costs 1/4 x (its tests: 18,000 s) + 3/4 x 2 s
+    assert "1 min of tests for 4 mutants (killed 2.0 s, survived 40.0 s" in line
+    assert "1 not run: about 1.3 h of one job" in line and "(25.0%)" in line

@@ -376,6 +376,24 @@ def test_eighth_component_wins_immediately():
         play(g, "exchange", "X", player=R)
 
 
+def test_the_end_of_a_game_is_logged_with_its_cause():
+    """The log's last entry says how the game ended and why: lost when the detection
+    rate reached X, won when all eight components are aboard (the box retells it)."""
+    lost = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"},
+                detection=11, dice=[2])
+    play(lost, "retrieve")
+    won = game(ships=at("PSI_PLUS"), components={"PSI_PLUS": "magnetic_shielding"},
+               ship_components={M: ["quantum_gates", "physical_qubits", "quantum_programming",
+                                    "quantum_error_correction"],
+                                R: ["qubit_interconnect", "dilution_refrigerator",
+                                    "control_infrastructure"]}, dice=[8])
+    play(won, "retrieve")
+    assert lost.log[-1] == {"type": "game_over", "status": "lost",
+                            "reason": "the detection rate reached X"}
+    assert won.log[-1] == {"type": "game_over", "status": "won",
+                           "reason": "all eight components are aboard"}
+
+
 def test_seven_components_do_not_win():
     g = game(ships=at("PSI_PLUS"), components={"PSI_PLUS": "quantum_gates",
                                                "PHI_PLUS": "magnetic_shielding"},
@@ -641,6 +659,15 @@ def test_to_dict_round_trips_through_json():
     play(g, "navigate", "CNOT")
     data = json.loads(json.dumps(g.to_dict()))
     assert Entanglion.from_dict(data).to_dict() == g.to_dict()
+
+
+def test_a_saved_game_names_its_game_and_seed():
+    """A saved game says which game it is (the journal and the CLI tell the three games
+    apart by it) and keeps the seed that decides its dice and shuffles."""
+    g = game(seed=11)
+    data = g.to_dict()
+    assert data["game"] == "entanglion" and data["seed"] == 11
+    assert Entanglion.from_dict(json.loads(json.dumps(data))).to_dict()["game"] == "entanglion"
 
 
 def test_from_dict_at_a_prompt_continues_identically():

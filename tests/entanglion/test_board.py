@@ -49,6 +49,17 @@ def test_positions_are_the_24_legal_pairs() -> None:
     assert not board.is_legal_position(("PHI_PLUS", "PSI_PLUS"))
 
 
+def test_a_ship_in_entanglion_is_never_alone_there_whichever_ship_it_is() -> None:
+    """Inside Entanglion both ships share one planet: a pair with either ship inside and
+    the other outside (or elsewhere inside) is no position, Rubicon's side as Mercurial's."""
+    legal = {(m, r) for m in OUTSIDE for r in OUTSIDE} | {(p, p) for p in INSIDE}
+    for m in board.PLANETS:
+        for r in board.PLANETS:
+            assert board.is_legal_position((m, r)) == ((m, r) in legal), (m, r)
+    assert not board.is_legal_position(("ZERO", "OMEGA_ZERO"))
+    assert not board.is_legal_position(("PLUTO", "ZERO"))
+
+
 # --- ring (Heisenberg / Spooky Action) ------------------------------------------
 
 

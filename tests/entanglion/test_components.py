@@ -341,6 +341,25 @@ def bennett_dr(option=None, giver_hand=("X", "H"), receiver_hand=("CNOT", "SWAP"
                 options={"bennett_dilution_refrigerator": option} if option else None)
 
 
+def test_the_refrigerators_discard_prompt_says_why_and_to_what_limit():  # Q12
+    """Whether the Dilution Refrigerator is retrieved or handed over by Bennett, the
+    player asked to discard is told why (the refrigerator) and to how many cards (the
+    box shows "Hand limit 2"), and the log's discard names the refrigerator too."""
+    retrieved = game(ships=at("PSI_PLUS"), components={"PSI_PLUS": DR},
+                     hands={M: ["X", "H", "CNOT"], R: ["H", "H", "H"]},
+                     stack=["SWAP", "X", "CNOT", "H"], dice=[8])
+    play(retrieved, "retrieve")
+    handed = bennett_dr()
+    play(handed, "event", "bennett")
+    for g, ship, card in ((retrieved, M, "CNOT"), (handed, R, "SWAP")):
+        p = g.pending
+        assert (p["kind"], p["player"], p["reason"], p["limit"]) == (
+            "discard", ship, "dilution refrigerator", 2)
+        choose(g, card)
+        assert [(e["card"], e["reason"]) for e in entries(g, "discard", player=ship)] == [
+            (card, "dilution refrigerator")]
+
+
 def test_bennett_moving_the_refrigerator_rebalances_hands():  # Q12
     g = bennett_dr()
     play(g, "event", "bennett")
@@ -448,6 +467,37 @@ def test_qubit_interconnect_answers_of_old_journals_still_replay():
     assert sorted(g.state.hands[R]) == ["H", "SWAP", "SWAP"]
     with pytest.raises(IllegalAction, match="nothing to choose"):
         g.push({"do": "choose", "value": "skip"})  # not once the trade is made
+
+
+def test_an_old_journals_skip_keeps_the_turn_and_a_bad_answer_is_refused():
+    """An old journal's "skip" to the trade prompt (by value, or as option 0 of the old
+    order: skip, then each give/take pair) trades nothing and is not the turn's action:
+    the same player still moves. An answer that was never one of the old options (an
+    index out of range or not a number, a value that is not skip or a give/take pair,
+    no answer at all) is refused in words and changes nothing; given both an index and a
+    value, the value is the answer."""
+    kw = dict(ships=at("PSI_PLUS"), hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]},
+              ship_components={M: [QI]})
+    skip = {"player": M, "do": "interconnect", "skip": True}
+    for answer in ({"value": "skip"}, {"index": 0}):
+        g = game(**kw)
+        g.push({"do": "choose", **answer})
+        assert g.inputs == [skip] and g.state.turn_player == M, answer
+        assert g.state.hands == {M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]}
+        assert not [e for e in g.log if e["type"] == "action"]
+        assert {"player": M, "do": "navigate", "card": "X"} in g.legal_actions()
+    # five old options: skip, X/CNOT, X/SWAP, H/CNOT, H/SWAP
+    for answer in ({"index": 5}, {"index": -1}, {"index": "1"}, {"index": 1.0}, {},
+                   {"value": "X"}, {"value": {"give": "X"}}, {"value": {"give": 1, "take": 2}},
+                   {"value": None}):
+        g = game(**kw)
+        before = g.to_dict()
+        with pytest.raises(IllegalAction, match="nothing to choose"):
+            g.push({"do": "choose", **answer})
+        assert g.to_dict() == before, answer
+    g = game(**kw)
+    g.push({"do": "choose", "index": 0, "value": {"give": "X", "take": "CNOT"}})
+    assert sorted(g.state.hands[M]) == ["CNOT", "H", "H"]
 
 
 def test_qubit_interconnect_not_offered_when_apart():

@@ -53,10 +53,41 @@ def test_bit_flip_error_only_lower_option(start, expected):
     assert g.state.detection == expected
 
 
+def test_engine_control_cleared_after_slot_six_is_logged_once_after_its_event():
+    """Filling slot six draws a Quantum Event, then Engine Control is cleared: the log
+    says so once, after the event, and the six cards are in the discard pile."""
+    g = six_slot_game(events=["schrodinger"])
+    fill_six(g)
+    types = [e["type"] for e in g.log]
+    assert entries(g, "engine_control_cleared") == [{"type": "engine_control_cleared"}]
+    assert types.index("event") < types.index("engine_control_cleared")
+    assert g.state.engine_control == [] and len(g.state.engine_discard) >= 6
+
+
 def test_bit_flip_error_from_engine_control_with_detection_below():
     g = six_slot_game(events=["bit_flip_error"], detection=2)
     fill_six(g)
     assert g.state.detection == 6
+
+
+def test_card_and_planet_names_are_told_as_printed():
+    """Refusals and prompts name cards as printed: words capitalised, Schrödinger with
+    its umlaut; planets (upper case) keep their capitals, with spaces."""
+    from companion.games.entanglion.cards import pretty
+
+    assert [pretty(n) for n in ("quantum_tunnel", "schrodinger", "bit_flip_error",
+                                "PHI_PLUS", "OMEGA_ZERO", "X")] == [
+        "Quantum Tunnel", "Schrödinger", "Bit Flip Error", "PHI PLUS", "OMEGA ZERO", "X"]
+
+
+def test_an_event_resolved_at_once_is_logged_as_not_kept_for_its_player():
+    """An immediate event (Schrödinger) is told as drawn by the detected player and not
+    kept, before what it does."""
+    g = detected(["schrodinger"], detection=3)
+    assert entries(g, "event") == [
+        {"type": "event", "player": M, "card": "schrodinger", "kept": False}]
+    types = [e["type"] for e in g.log]
+    assert types.index("event") < len(types) - 1 - types[::-1].index("detection")
 
 
 @pytest.mark.parametrize("start", [1, 5, 9])
@@ -128,6 +159,20 @@ def test_spooky_action_without_components_does_nothing():
     assert rolls(g, "spooky action") == [] and g.state.forced == [3]
 
 
+def test_spooky_action_is_logged_with_its_player_the_component_and_the_planet():
+    """Spooky Action's log (the box retells it): with no component aboard the drawing
+    ship, no effect for that player; otherwise the d8 names the planet it counts to,
+    and the teleport names the player, the component and that planet."""
+    g = detected(["spooky_action"], extra_dice=[3], ship_components={R: ["quantum_gates"]})
+    assert entries(g, "no_effect") == [
+        {"type": "no_effect", "player": M, "card": "spooky_action"}]
+    g, _ = spooky(list(RING), 3)
+    (roll,) = rolls(g, "spooky action")
+    assert (roll["player"], roll["raw"], roll["result"]) == (M, 3, "PHI_MINUS")
+    assert entries(g, "teleported") == [{"type": "teleported", "player": M,
+                                         "component": "quantum_gates", "planet": "PHI_MINUS"}]
+
+
 @pytest.mark.parametrize("roll, planet", [
     (1, "OMEGA_ONE"), (2, "PSI_MINUS"), (3, "PHI_MINUS"), (4, "OMEGA_THREE"),
     (5, "OMEGA_TWO"), (6, "PHI_PLUS"), (7, "PSI_PLUS"), (8, "OMEGA_ZERO"),
@@ -155,6 +200,14 @@ def test_spooky_action_counts_unoccupied_planets_after_omega_zero(free, roll, pl
     assert dest == planet
     (entry,) = rolls(g, "spooky action")
     assert entry["raw"] == roll
+
+
+def test_spooky_action_counts_each_unoccupied_planet_once_round_the_ring():
+    """Counting unoccupied planets from after OMEGA ZERO wraps round the ring meeting
+    each free planet once, OMEGA ONE (the first counted) included."""
+    for roll in range(1, 9):
+        _, dest = spooky(["OMEGA_ONE", "PSI_PLUS"], roll)
+        assert dest == ("OMEGA_ONE", "PSI_PLUS")[(roll - 1) % 2], roll
 
 
 @pytest.mark.parametrize("free, roll, planet", [
@@ -242,6 +295,22 @@ def test_quantum_shuffle_is_the_sixth_card_after_a_full_rebuild(seed):
 
 # ------------------------------------------------------------------ Heisenberg
 
+def test_heisenbergs_roll_is_logged_with_the_planet_it_points_at():
+    """Heisenberg's d8 entry names the planet of the ring the roll counts to (the box
+    retells "rolled 3: PHI MINUS"), even when the ships are already there; the move it
+    makes names Heisenberg and its player."""
+    for roll, planet, ships in ((3, "PHI_MINUS", ("ZERO", "PLUS")),
+                                (8, "OMEGA_ZERO", at("OMEGA_ZERO"))):
+        g = game(ships=ships, held={M: ["heisenberg"]}, dice=[roll, 1, 1])
+        play(g, "event", "heisenberg")
+        (entry,) = rolls(g, "heisenberg")
+        assert (entry["raw"], entry["result"]) == (roll, planet)
+        moved = [] if ships == at(planet) else [{
+            "type": "move", "player": M, "cause": "heisenberg", "from": list(ships),
+            "to": [planet, planet]}]
+        assert entries(g, "move") == moved  # no move to where the ships already are
+
+
 @pytest.mark.parametrize("roll, planet", [
     (1, "OMEGA_ONE"), (2, "PSI_MINUS"), (3, "PHI_MINUS"), (4, "OMEGA_THREE"),
     (5, "OMEGA_TWO"), (6, "PHI_PLUS"), (7, "PSI_PLUS"), (8, "OMEGA_ZERO"),
@@ -277,6 +346,33 @@ def test_heisenberg_from_outside_can_be_switched_off():
              options={"heisenberg_from_outside": False}, dice=[3])
     play(g, "event", "heisenberg")
     assert g.state.pos == at("PHI_MINUS")
+
+
+def test_events_not_played_as_an_action_are_refused_in_words():
+    """Quantum Tunnel is not an action (it is offered when a defence roll is due), and
+    with heisenberg_from_outside off Heisenberg is refused outside Entanglion: each
+    refusal says so in full, and changes nothing."""
+    for held, options, words in (
+            ("quantum_tunnel", None,
+             "Quantum Tunnel is free: it is offered when a defence roll is due"),
+            ("heisenberg", {"heisenberg_from_outside": False},
+             "Heisenberg can only be played inside Entanglion (option heisenberg_from_outside)")):
+        g = game(held={M: [held]}, options=options, dice=[3])
+        before = g.to_dict()
+        with pytest.raises(IllegalAction) as refused:
+            play(g, "event", held)
+        assert str(refused.value) == words and g.to_dict() == before
+
+
+def test_a_quantum_shuffle_rebuild_is_logged_with_the_size_of_the_new_deck():
+    """The event deck's reshuffle entry counts the cards of the deck rebuilt (the box
+    retells it): of the nine event cards a held one stays out (8), unless all events
+    are gathered back (9)."""
+    for options, held, size in ((None, {R: ["heisenberg"]}, 8),
+                                ({"quantum_shuffle_gathers": "all_events"},
+                                 {R: ["heisenberg"], M: ["bennett"]}, 9)):
+        g = detected(["quantum_shuffle"], held=held, options=options)
+        assert [(e["deck"], e["cards"]) for e in entries(g, "reshuffle")] == [("event", size)]
 
 
 def test_heisenberg_onto_the_current_planet_moves_nothing():
@@ -333,6 +429,16 @@ def test_bennett_with_no_components_has_no_effect():
     play(g, "event", "bennett")
     assert g.pending is None and g.state.ship_components == {M: [], R: []}
     assert g.state.event_discard == ["bennett"] and g.state.turn_player == R
+
+
+def test_bennett_with_no_components_is_logged_as_no_effect_for_its_player():
+    """With no component aboard either ship, Bennett is played for nothing: the log says
+    so, naming who played it (the box tells "no effect")."""
+    for player in (M, R):
+        g = game(held={player: ["bennett"]}, ship_components={M: [], R: []}, first=player)
+        play(g, "event", "bennett", player=player)
+        assert entries(g, "no_effect") == [
+            {"type": "no_effect", "player": player, "card": "bennett"}]
 
 
 def test_bennett_does_not_need_the_ships_together():
@@ -394,6 +500,30 @@ def test_mechanic_plays_zero_one_or_two(picks, pos):
     assert sorted(s.engine_discard) == ["CNOT", "H", "X"]
     assert s.hands[M] == ["SWAP", "H", "H"] and s.engine_control == []
     assert len(entries(g, "move")) == len([p for p in picks if p != "stop"])
+
+
+def test_mechanic_prompt_tells_which_play_it_is_and_the_cards_still_drawn():
+    """The Mechanic's prompt says how many of the two plays are made (the box shows
+    "Play 1 of 2", then "Play 2 of 2") and the drawn cards still to play."""
+    for picks in (["stop"], ["H", "stop"], ["X", "H"]):
+        g = mechanic_game(["CNOT", "X", "H"])
+        play(g, "event", "the_mechanic")
+        drawn = list(g.state.drawn)
+        for plays, pick in enumerate(picks):
+            assert (g.pending["plays"], g.pending["drawn"]) == (plays, drawn), picks
+            choose(g, pick)
+            if pick != "stop":
+                drawn.remove(pick)
+        assert g.pending is None
+
+
+def test_bennett_transfer_is_logged_with_who_played_it_and_what_moved():
+    """The log's transfer names the player of Bennett, the component and both ships."""
+    g = bennett_game(["quantum_gates"], ["quantum_error_correction"])
+    play(g, "event", "bennett")
+    choose(g, {"component": "quantum_error_correction", "from": R, "to": M})
+    assert entries(g, "transfer") == [{"type": "transfer", "player": M, "component":
+                                       "quantum_error_correction", "from": R, "to": M}]
 
 
 def test_mechanic_fills_slots_option():

@@ -318,6 +318,41 @@ def test_tunnel_and_shielding_prompts(shuffles):
     assert odds.prompt_odds(g).need == 5
 
 
+def test_a_pending_defence_prompt_has_the_odds_of_its_roll_as_it_stands():
+    """Detection 6: the value to beat is 4, so a d8 needs 5 or more (1 in 2), and
+    Magnetic Shielding's re-roll of a failure makes it 3 in 4. A Quantum Tunnel prompt
+    belongs to that ground defence with the re-roll still to come; once the roll failed
+    and the Shielding asks, only the re-roll is left (1 in 2); a manual die's prompt is
+    the same check. No prompt, or one no die decides, has no odds."""
+    g = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"}, detection=6,
+             held={M: ["quantum_tunnel"]}, ship_components={M: ["magnetic_shielding"]},
+             dice=[2])
+    assert odds.prompt_odds(g) is None
+    play(g, "retrieve")
+
+    def told(o):
+        return (o.purpose, o.player, o.chance, o.beat, o.need, o.reroll, o.tunnel)
+
+    assert told(odds.prompt_odds(g)) == (
+        "ground defence", M, Fraction(3, 4), 4, 5, True, True)
+    g.push({"do": "choose", "value": "roll"})
+    assert told(odds.prompt_odds(g)) == (
+        "ground defence", M, Fraction(1, 2), 4, 5, False, True)
+    g = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"}, detection=6,
+             ship_components={M: ["magnetic_shielding"]}, options={"dice": "manual"})
+    play(g, "retrieve")
+    assert told(odds.prompt_odds(g)) == (
+        "ground defence", M, Fraction(3, 4), 4, 5, True, False)
+    g.push({"do": "choose", "value": 4})
+    g.push({"do": "choose", "value": "reroll"})
+    assert told(odds.prompt_odds(g)) == (
+        "ground defence", M, Fraction(1, 2), 4, 5, False, False)
+    g = game(ships=at("PSI_PLUS"), components={"PSI_PLUS": "dilution_refrigerator"},
+             hands={M: ["X", "H", "CNOT"], R: ["H", "H", "H"]}, dice=[8])
+    play(g, "retrieve")
+    assert g.pending["kind"] == "discard" and odds.prompt_odds(g) is None
+
+
 def test_manual_dice_answers(shuffles):
     g = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"}, detection=6,
              ship_components={M: ["magnetic_shielding"]}, options={"dice": "manual"})

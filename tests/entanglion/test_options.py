@@ -200,6 +200,21 @@ def test_q17_event_hand_limit(limit, kept):
     assert ("bennett" in g.state.event_discard) == (not kept)
 
 
+@pytest.mark.parametrize("limit", [None, 1])
+def test_q17_a_quantum_event_is_logged_with_its_cause_and_whether_the_card_is_kept(limit):
+    """The log tells the orbital detection's Quantum Event (who, why) and the card drawn:
+    kept, or (Q17) discarded for the event hand limit, which the entry names."""
+    g = game(**ARRIVE, held={M: ["heisenberg"]}, dice=[1, 0], events=["bennett"],
+             options={"event_hand_limit": limit})
+    play(g, "navigate", "X")
+    assert entries(g, "quantum_event") == [
+        {"type": "quantum_event", "player": M, "cause": "orbital detection"}]
+    kept = {"type": "event", "player": M, "card": "bennett", "kept": True}
+    refused = {"type": "event", "player": M, "card": "bennett", "kept": False,
+               "note": "event hand limit"}
+    assert entries(g, "event") == [kept if limit is None else refused]
+
+
 def q18_game(option):
     # Mercurial holds Quantum Programming; PSI PLUS has had no component since setup.
     return game(**ARRIVE, components={"PSI_PLUS": None}, ship_components={M: ["quantum_programming"]},

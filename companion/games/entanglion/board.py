@@ -99,13 +99,10 @@ CNOT_EXIT = {planet: pair for pair, planet in CNOT_ENTRY.items()}
 Position = tuple[str, str]  # (mercurial's planet, rubicon's planet)
 
 
-def _all_positions() -> tuple[Position, ...]:
-    outside = [(m, r) for m in CENTARIOUS + SUPERIOUS for r in CENTARIOUS + SUPERIOUS]
-    inside = [(p, p) for p in RING]
-    return tuple(outside + inside)
-
-
-POSITIONS = _all_positions()  # the 24 legal positions: 16 outside + 8 inside
+# The 24 legal positions: 16 outside (each ship on its own) + 8 inside (together).
+POSITIONS: tuple[Position, ...] = tuple(
+    [(m, r) for m in CENTARIOUS + SUPERIOUS for r in CENTARIOUS + SUPERIOUS]
+    + [(p, p) for p in RING])
 
 
 def is_legal_position(pos: Position) -> bool:
@@ -115,10 +112,6 @@ def is_legal_position(pos: Position) -> bool:
     if GALAXY[m] == "entanglion" or GALAXY[r] == "entanglion":
         return m == r
     return True
-
-
-def in_entanglion(pos: Position) -> bool:
-    return GALAXY[pos[0]] == "entanglion"
 
 
 def _along(paths: tuple[Path, ...], planet: str, card: str, ship: str) -> str | None:
@@ -169,10 +162,17 @@ def _table(phase_kickback: bool) -> dict[tuple[str, str, Position], Position]:
     }
 
 
-_BOARD = _table(False)
-_KICKBACK = _table(True)
-# Ruling cnot_phase_kickback -> its table: one lookup per move on the engine's hot path.
-NAVIGATION = {False: _BOARD, True: _KICKBACK}
+class _Tables(dict):
+    """Ruling cnot_phase_kickback -> its table, each built on first use: one lookup per
+    move on the engine's hot path. Built when first asked for, not at import, so a test
+    that runs a changed ``_compute`` (a mutant, docs/mutation.md) sees the table it makes."""
+
+    def __missing__(self, phase_kickback: bool) -> dict[tuple[str, str, Position], Position]:
+        table = self[phase_kickback] = _table(phase_kickback)
+        return table
+
+
+NAVIGATION = _Tables()
 
 
 def navigate(card: str, ship: str, pos: Position, phase_kickback: bool = False) -> Position:
@@ -181,7 +181,7 @@ def navigate(card: str, ship: str, pos: Position, phase_kickback: bool = False) 
     Returns ``pos`` itself when the card has no effect (no path for that card and
     ship colour). ``pos`` must be one of :data:`POSITIONS`.
     """
-    return (_KICKBACK if phase_kickback else _BOARD)[(card, ship, pos)]
+    return NAVIGATION[bool(phase_kickback)][(card, ship, pos)]
 
 
 def destinations(planet: str, ship: str) -> dict[str, str]:

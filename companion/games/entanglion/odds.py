@@ -343,11 +343,3 @@ def legal(g: Any) -> list[dict[str, Any]]:
         chances = [None if o is None else o.chance for o in moves(g, acts)]
     return [{"action": act, "odds": None if p is None else float(p)}
             for act, p in zip(acts, chances)]
-
-
-def defence(g: Any, player: str | None = None) -> tuple[int, int]:
-    """(value to beat, lowest face that beats it) of a defence roll for ``player`` now."""
-    f = _Facts(g)
-    p = player or g.state.turn_player
-    beat = track_value(f.detection)
-    return beat, need(beat, f.modifier(p))  # type: ignore[arg-type]
