@@ -118,6 +118,9 @@ def test_the_page_follows_every_table_live(room):
     assert eventually(lambda: all(room.card(t) for t in TABLES), 15), \
         [t for t in TABLES if not room.card(t)]
     assert not room.card("other")  # another room's table
+    order = room.driver.execute_script(
+        "return [...document.querySelectorAll('#tables > [id^=table-]')].map(e => e.id)")
+    assert order == [f"table-{t}" for t in TABLES]  # t2 before t10, as people count
     room.to_menu("t3")
     assert eventually(lambda: "In the menu" in room.card("t3"), 5), room.card("t3")
     room.boxes["t3"].press("OK")  # an input on the box: into the set-up

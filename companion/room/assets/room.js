@@ -155,13 +155,16 @@ function render(name) {
   const old = document.getElementById("table-" + name);
   if (old) old.replaceWith(card);
   else {
-    const after = [...list.children].find((c) => c.dataset.table > name);
+    const after = [...list.children].find((c) => byName(c.dataset.table, name) > 0);
     list.insertBefore(card, after || null);
   }
   $("no-tables").hidden = tables.size > 0;
 }
 
-function renderAll() { for (const name of [...tables.keys()].sort()) render(name); }
+// t2 before t10: tables are named by people, who count
+const byName = new Intl.Collator(undefined, {numeric: true}).compare;
+
+function renderAll() { for (const name of [...tables.keys()].sort(byName)) render(name); }
 
 function connect() {
   const source = new EventSource("/events");
