@@ -298,6 +298,12 @@ def _run(args: argparse.Namespace) -> int:
     return daemon.main(args.config)
 
 
+def _room(args: argparse.Namespace) -> int:
+    from . import room
+
+    return room.main(args)
+
+
 def _enroll(args: argparse.Namespace) -> int:
     from . import enroll
 
@@ -415,6 +421,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="the box on the Raspberry Pi (what the systemd service runs)")
     _config_arg(p)
     p.set_defaults(func=_run)
+    p = sub.add_parser("room", help="the teacher's page for a room of tables on an MQTT "
+                                    "broker: every table live, commands, the room's report")
+    _config_arg(p)
+    p.add_argument("--port", type=_int64("--port", 0, 65535), metavar="N",
+                   help="serve the page on this port (default: [web] port; 0: any free one)")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="where the room keeps its records (default: ~/.local/share/companion)")
+    p.add_argument("--no-analysis", action="store_true",
+                   help="do not analyse the room's Entanglion games (no costliest choices)")
+    p.set_defaults(func=_room)
     p = sub.add_parser("enroll", help="tag the cards: the OLED asks for each card in turn")
     _config_arg(p)
     p.add_argument("--game", default="entanglion", choices=GAMES,

@@ -66,6 +66,8 @@ class Link:
         self.availability_topic = topics.table(mqtt.room, mqtt.table, "availability")
         self.command_topic = topics.command(mqtt.room)
         self.extra: list[tuple[str, bytes]] = []  # retained messages sent on each connect
+        self.info_topic = topics.table(mqtt.room, mqtt.table, "info")
+        self.info: Callable[[], bytes] = lambda: b""  # the retained ``info`` (b"": none)
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._state: bytes | None = None  # the newest snapshot, not yet handed to the client
@@ -238,6 +240,9 @@ class Link:
                  self.mqtt.port, self.mqtt.table, self.mqtt.room)
         self.connected = True
         client.publish(self.availability_topic, b"online", qos=1, retain=True)
+        # Looked up on each connection: the box's address is known once it reaches the
+        # broker; an empty payload clears what an earlier run (with [web] on) left.
+        client.publish(self.info_topic, self.info(), qos=1, retain=True)
         for topic, payload in self.extra:
             client.publish(topic, payload, qos=1, retain=True)
         client.subscribe(self.command_topic, qos=1)

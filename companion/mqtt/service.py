@@ -89,6 +89,13 @@ def read_password(mqtt: Any) -> str | None:
     return text.splitlines()[0] if text.strip() else ""
 
 
+def info(web_url: Callable[[], tuple[str | None, str]] | None) -> bytes:
+    """The table's retained ``info``: its web page's address (``[web]`` on and the
+    page reachable from the network), else empty (no retained ``info``)."""
+    url = web_url()[0] if web_url is not None else None
+    return json.dumps({"web": url}, separators=(",", ":")).encode() if url else b""
+
+
 def start(mqtt: Any, box: Any, put: Callable[[Any], None]) -> Callable[[], None]:
     """Connect ``box`` to the room's broker; returns what stops it. Raises OSError when
     the password file cannot be read."""
@@ -96,6 +103,8 @@ def start(mqtt: Any, box: Any, put: Callable[[Any], None]) -> Callable[[], None]
     link = Link(mqtt, read_password(mqtt), outbox, put)
     if mqtt.home_assistant:
         link.extra = discovery.messages(mqtt.room, mqtt.table)
+    web_url = box.session.config.web_url  # set before: the daemon starts [web] first
+    link.info = lambda: info(web_url)
     reporter = Reporter(link, outbox, mqtt.room, mqtt.table)
     reporter.catch_up(box.session.journal)
     box.observers.append(reporter)

@@ -7,7 +7,8 @@ ROOT = "companion"
 
 def table(room: str, name: str, leaf: str) -> str:
     """A table's own topic: ``state`` (retained snapshot), ``record`` (finished games,
-    QoS 1) or ``availability`` (retained "online"/"offline", the last will)."""
+    QoS 1), ``availability`` (retained "online"/"offline", the last will) or ``info``
+    (retained: the address of the table's web page)."""
     return f"{ROOT}/{room}/{name}/{leaf}"
 
 

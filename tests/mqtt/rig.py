@@ -37,10 +37,13 @@ class FakeLink:
 
 
 class SimBox:
-    def __init__(self, folder: Path, mqtt: MqttConfig, seed: int = 3):
+    def __init__(self, folder: Path, mqtt: MqttConfig, seed: int = 3,
+                 web_url: str | None = None):
         folder.mkdir(parents=True, exist_ok=True)
         self.sim, self.journal = build(folder, None, seed, SessionConfig(), None)
         self.box = self.sim.box
+        if web_url is not None:  # as the daemon sets it when [web] is on
+            self.box.session.config.web_url = lambda: (web_url, "")
         self.inbox = Inbox()
         self.daemon = Daemon(self.box, self.inbox, Classifier(0.8, 0.0))
         self.stop_mqtt = service.start(mqtt, self.box, self.inbox.put)

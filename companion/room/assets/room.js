@@ -1,0 +1,279 @@
+// The room's page: every table live (server-sent events), the teacher's commands and
+// the room's report. Text goes in with textContent only; the one SVG per table (the
+// mini board) is drawn by the room's server from checked values.
+"use strict";
+const $ = (id) => document.getElementById(id);
+let catalog = {};
+let language = "en";
+let setup = {games: [], may_command: false, stale_after: 900};
+const tables = new Map();  // name -> {view, at (ms when received)}
+const lookup = (s) => (catalog.core || {})[s];
+const _ = (s) => { const t = lookup(s); return (Array.isArray(t) ? t[0] : t) || s; };
+function ngettext(one, many, n) {
+  const forms = lookup(one);
+  if (!Array.isArray(forms)) return n === 1 ? one : many;
+  const rule = ((catalog[""] || {}).plural || {})[new Intl.PluralRules(language).select(n)];
+  return forms[rule ?? forms.length - 1] || forms[0];
+}
+const fmt = (s, values) => s.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+async function loadCatalog() {
+  const got = await (await fetch("/catalog.json", {credentials: "same-origin"})).json();
+  catalog = got.messages || {};
+  language = got.language || "en";
+  for (const e of document.querySelectorAll("[data-t]")) {
+    if (!e.dataset.en) e.dataset.en = e.textContent;
+    e.textContent = _(e.dataset.en);
+  }
+  document.title = _("companion: the room");
+}
+
+function applyTheme(choice) {
+  const dark = choice ? choice === "dark" : !matchMedia("(prefers-color-scheme: light)").matches;
+  document.documentElement.dataset.theme = dark ? "dark" : "light";
+  // Translators: the page's theme button, in the dark theme.
+  const light = _("Light theme");
+  // Translators: the page's theme button, in the light theme.
+  $("theme-button").textContent = dark ? light : _("Dark theme");
+}
+
+function setupTheme() {
+  const stored = () => { try { return localStorage.getItem("companion-theme"); } catch (e) { return null; } };
+  applyTheme(stored());
+  matchMedia("(prefers-color-scheme: light)").addEventListener("change", () => applyTheme(stored()));
+  $("theme-button").addEventListener("click", () => {
+    const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
+    try { localStorage.setItem("companion-theme", next); } catch (e) { /* private mode */ }
+    applyTheme(next);
+  });
+}
+
+// ------------------------------------------------------------------ tables
+
+// Translators: a game's status on the room's page (one word).
+const statusWord = (s) => ({playing: _("playing"), won: _("won"), lost: _("lost")})[s] || s || "";
+// Translators: what a table's box shows when no game is in play, on the room's page.
+const modeWord = (m) => ({menu: _("In the menu"), setup: _("Setting up a game"),
+  settings: _("In the settings")})[m] || _("No game in play");
+
+function title(game) {
+  const g = setup.games.find((x) => x.game === game);
+  return g ? g.title : game;
+}
+
+function tableCard(name) {
+  const {view, at} = tables.get(name);
+  const s = view.state || {};
+  const li = el("li", null, "table");
+  li.id = "table-" + name;
+  li.dataset.table = name;
+  const passed = (Date.now() - at) / 1000;
+  const offline = view.online === false;
+  const quiet = !offline && view.heard_ago + passed > setup.stale_after;
+  if (offline) li.classList.add("offline");
+  if (quiet) li.classList.add("quiet");
+  const h = el("h3");
+  if (view.web) {
+    const a = el("a", name);
+    a.href = view.web;
+    a.target = "_blank";
+    a.rel = "noopener noreferrer";
+    a.title = _("The table's own page");
+    h.append(a);
+  } else {
+    h.append(el("span", name));
+  }
+  if (offline) h.append(el("span", _("offline"), "mark"));
+  else if (quiet) h.append(el("span", fmt(_("quiet for {n} min"), {n: Math.floor((view.heard_ago + passed) / 60)}), "mark"));
+  li.append(h);
+  const line = (text, cls) => li.append(el("p", text, "line" + (cls ? " " + cls : "")));
+  if (!s.game) {
+    line(modeWord(s.mode), "mode");
+    return li;
+  }
+  const status = statusWord(s.status);
+  line(fmt(_("{game}: {status}"), {game: title(s.game), status}), "status");
+  const turn = s.turn || {};
+  if (s.status === "playing" && turn.player !== null && turn.player !== undefined) {
+    const who = typeof turn.player === "number" ? fmt(_("Player {n}"), {n: turn.player + 1})
+      : turn.player.charAt(0).toUpperCase() + turn.player.slice(1);
+    line(fmt(_("Turn {n}: {player}"), {n: turn.number ?? "?", player: who}), "turn");
+  }
+  if (s.game === "entanglion" && s.detection !== null && s.detection !== undefined)
+    line(fmt(_("Detection: space {space}"), {space: s.detection}), "detection");
+  if (s.game === "entanglion") line(fmt(_("Components aboard: {parts}/8"), {parts: s.aboard ?? 0}));
+  if (s.game === "qno" && s.counts) line(fmt(_("Cards in hand: {counts}"), {counts: s.counts.join(" · ")}));
+  if (s.game === "qno" && s.top) line(fmt(_("On top: {card}"), {card: s.top}));
+  if (s.game === "qlanet" && s.costs) line(fmt(_("Costs: {costs}"), {costs: s.costs.join(" · ")}));
+  if (s.game === "qlanet" && s.deck_size !== null && s.deck_size !== undefined)
+    line(fmt(ngettext("Deck: {n} card", "Deck: {n} cards", s.deck_size), {n: s.deck_size}));
+  if (view.playing_for !== null && view.playing_for !== undefined) {
+    const minutes = Math.floor((view.playing_for + passed) / 60);
+    line(fmt(view.playing_for_exact ? ngettext("Playing for {n} minute", "Playing for {n} minutes", minutes)
+      : ngettext("Playing for {n} minute or more", "Playing for {n} minutes or more", minutes), {n: minutes}), "time");
+  }
+  if (view.board) {
+    const mini = el("div", null, "mini");
+    mini.innerHTML = view.board;  // drawn by the room's server from checked values
+    li.append(mini);
+  }
+  return li;
+}
+
+function take(view) {
+  const had = tables.get(view.name);
+  if (view.board === undefined && had) view.board = had.view.board;  // unchanged board
+  tables.set(view.name, {view, at: Date.now()});
+}
+
+function render(name) {
+  const list = $("tables");
+  const card = tableCard(name);
+  const old = document.getElementById("table-" + name);
+  if (old) old.replaceWith(card);
+  else {
+    const after = [...list.children].find((c) => c.dataset.table > name);
+    list.insertBefore(card, after || null);
+  }
+  $("no-tables").hidden = tables.size > 0;
+}
+
+function renderAll() { for (const name of [...tables.keys()].sort()) render(name); }
+
+function connect() {
+  const source = new EventSource("/events");
+  source.onopen = () => { $("link").className = "link up"; $("link").textContent = _("live"); };
+  source.onerror = () => { $("link").className = "link down"; $("link").textContent = _("reconnecting…"); };
+  source.onmessage = (e) => {
+    const got = JSON.parse(e.data);
+    tables.clear();
+    $("tables").replaceChildren();
+    for (const view of got.tables) take(view);
+    renderAll();
+    document.body.dataset.version = got.version;
+    loadReport();
+  };
+  source.addEventListener("table", (e) => {
+    const view = JSON.parse(e.data);
+    take(view);
+    render(view.name);
+    document.body.dataset.version = view.version;
+  });
+  source.addEventListener("records", () => loadReport());
+}
+
+// ------------------------------------------------------------------ commands
+
+function csrf() {
+  const m = document.cookie.match(/(?:^|; )companion_csrf=([^;]*)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+async function send(command, done) {
+  const r = await fetch("/command", {method: "POST", credentials: "same-origin",
+    headers: {"Content-Type": "application/json", "X-Companion-CSRF": csrf()},
+    body: JSON.stringify(command)});
+  const got = await r.json().catch(() => ({}));
+  $("sent").textContent = r.ok ? done : fmt(_("Not sent: {why}"), {why: got.error || r.status});
+}
+
+function stepsOf(game) {
+  const g = setup.games.find((x) => x.game === game);
+  const box = $("rules-steps");
+  box.replaceChildren();
+  for (const step of g.steps) {
+    const label = el("label");
+    const select = el("select");
+    select.dataset.key = step.key;
+    select.append(new Option(_("(as the table chooses)"), ""));
+    step.choices.forEach((c, i) => { const o = new Option(c.label, String(i)); select.append(o); });
+    label.append(el("span", step.title + " "), select);
+    box.append(label);
+  }
+}
+
+function setupCommands() {
+  if (!setup.may_command) { $("watch-only").hidden = false; return; }
+  $("rules-form").hidden = false;
+  $("message-form").hidden = false;
+  const game = $("rules-game");
+  for (const g of setup.games) game.append(new Option(g.title, g.game));
+  game.addEventListener("change", () => stepsOf(game.value));
+  stepsOf(game.value);
+  $("rules-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const g = setup.games.find((x) => x.game === game.value);
+    const rules = {};
+    for (const select of $("rules-steps").querySelectorAll("select")) {
+      if (select.value === "") continue;
+      const step = g.steps.find((s) => s.key === select.dataset.key);
+      rules[step.key] = step.choices[Number(select.value)].value;
+    }
+    if (!Object.keys(rules).length) { $("sent").textContent = _("Choose at least one rule"); return; }
+    send({command: "rules", game: g.game, rules}, fmt(_("Rules for {game} sent: every table's next game starts on them"), {game: g.title}));
+  });
+  $("message-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    send({command: "message", text: $("message-text").value}, _("Message sent"));
+  });
+  $("pause-button").addEventListener("click", () => send({command: "pause"}, _("Pause asked")));
+}
+
+// ------------------------------------------------------------------ report
+
+function tableOf(headers, rows) {
+  const t = el("table", null, "report");
+  const head = el("tr");
+  for (const h of headers) head.append(el("th", h));
+  t.append(head);
+  for (const row of rows) {
+    const tr = el("tr");
+    for (const cell of row) tr.append(el("td", cell));
+    t.append(tr);
+  }
+  return t;
+}
+
+let reportAsked = null;
+async function loadReport() {
+  if (reportAsked) return;  // one at a time: a burst of records is one fetch
+  reportAsked = fetch("/report", {credentials: "same-origin"});
+  try {
+    const r = await (await reportAsked).json();
+    const body = $("report-body");
+    body.replaceChildren();
+    if (!r.games.length) { body.append(el("p", _("No finished game yet."))); return; }
+    body.append(el("h3", _("Games")), tableOf([_("Game"), _("Played"), _("Won")],
+      r.games.map((g) => [g.title, g.played, g.won])));
+    body.append(el("h3", _("Wins by set-up")), tableOf([_("Game"), _("Set-up"), _("Played"), _("Won")],
+      r.setups.map((s) => [s.title, s.setup, s.played, s.won])));
+    if (r.causes.length) body.append(el("h3", _("What detected the ships")),
+      tableOf([_("Cause"), _("Detections")], r.causes.map((c) => [c.cause, c.count])));
+    if (r.lost_to.length) body.append(el("h3", _("Games lost to")),
+      tableOf([_("Cause"), _("Games")], r.lost_to.map((c) => [c.cause, c.count])));
+    if (r.costliest.length) body.append(el("h3", _("The costliest choices")),
+      tableOf([_("Table"), _("Game"), _("Turn"), _("Played"), _("Best"), _("Cost")],
+        r.costliest.map((c) => [c.table, "#" + c.game_id, c.turn, c.played, c.best, c.cost + "%"])));
+    if (r.damaged.length) body.append(el("p", fmt(_("Records that cannot be read (left out): {files}"), {files: r.damaged.join(", ")})));
+  } finally {
+    reportAsked = null;
+  }
+}
+
+async function start() {
+  await loadCatalog();
+  setupTheme();
+  setup = await (await fetch("/setup", {credentials: "same-origin"})).json();
+  $("title").textContent = fmt(_("Room {room}"), {room: setup.room});
+  setupCommands();
+  connect();
+  setInterval(renderAll, 30000);  // the minutes and the quiet marks count on
+}
+start();

@@ -1,0 +1,110 @@
+"""The room's MQTT client: reads every table of the room, sends the teacher's commands.
+
+It subscribes to ``companion/<room>/+/#`` with a persistent MQTT 5 session (a fixed
+client id, ``clean_start`` off and a session that outlives a disconnection by
+:data:`SESSION_EXPIRY`), so the records boxes send while the room is away wait in the
+broker and arrive when it is back. paho's own thread reads; each message is checked by
+:class:`~.tables.Tables` and refused with a log line at most every
+:data:`LOG_EVERY` seconds in a flood; the broker is asked (MQTT 5 Maximum Packet Size)
+never to send more than :data:`MAX_PACKET` bytes in one message.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import ssl
+import threading
+import time
+from typing import Any, Callable
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from ..mqtt import commands, topics
+from ..mqtt.service import read_password
+from .tables import Refused, Tables
+
+log = logging.getLogger(__name__)
+
+SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps the room's session while away
+MAX_PACKET = 1024 * 1024  # bytes: a record with its scenario is tens of KB
+LOG_EVERY = 10.0  # seconds between log lines about refused messages
+
+
+class RoomLink:
+    def __init__(self, mqtt: Any, tables: Tables, clock: Callable[[], float] = time.monotonic):
+        self.mqtt = mqtt
+        self.tables = tables
+        self.clock = clock
+        self.connected = threading.Event()
+        self.refused = 0
+        self._logged = 0
+        self._log_at = 0.0
+        self.client = paho.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=f"companion-room-{mqtt.room}", protocol=paho.MQTTv5)
+        if mqtt.username is not None:
+            self.client.username_pw_set(mqtt.username, read_password(mqtt))
+        if mqtt.tls:
+            self.client.tls_set(ca_certs=mqtt.ca_file, cert_reqs=ssl.CERT_REQUIRED)
+        self.client.reconnect_delay_set(1, 30)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = lambda *a: self.connected.clear()
+        self.client.on_message = self._on_message
+        self.client.on_subscribe = lambda *a: None
+
+    def start(self) -> RoomLink:
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = SESSION_EXPIRY
+        props.MaximumPacketSize = MAX_PACKET
+        # connect_async: a broker that is down now is tried again by paho's thread.
+        self.client.connect_async(self.mqtt.host, self.mqtt.port, keepalive=30,
+                                  clean_start=False, properties=props)
+        self.client.loop_start()
+        return self
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def send(self, command: dict[str, Any]) -> None:
+        """Publish a command (checked as a box will check it: Refused if a box would
+        refuse it). Rules are retained, so a table that joins later takes them."""
+        payload = json.dumps(command, ensure_ascii=False, separators=(",", ":")).encode()
+        commands.parse(payload)
+        info = self.client.publish(topics.command(self.mqtt.room), payload, qos=1,
+                                   retain=command.get("command") == "rules")
+        if info.rc != paho.MQTT_ERR_SUCCESS:
+            raise OSError(f"the broker is not reachable now ({paho.error_string(info.rc)})")
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("room: the broker %s:%s refused the room: %s", self.mqtt.host,
+                        self.mqtt.port, reason)
+            return
+        log.info("room: connected to %s:%s, room %s", self.mqtt.host, self.mqtt.port,
+                 self.mqtt.room)
+        client.subscribe(f"{topics.ROOT}/{self.mqtt.room}/+/#", qos=1)
+        self.connected.set()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        if message.topic == topics.command(self.mqtt.room):
+            return  # the room's own commands (retained rules come back on subscribing)
+        try:
+            self.tables.take(message.topic, message.payload, bool(message.retain))
+        except Refused as why:
+            self._refuse(str(why))
+        except Exception:  # noqa: BLE001 - one bad message never stops the room
+            log.exception("room: a message on %s could not be taken", message.topic[:80])
+
+    def _refuse(self, text: str) -> None:
+        self.refused += 1
+        now = self.clock()
+        if now >= self._log_at:
+            dropped = self.refused - self._logged - 1
+            log.warning("room: message ignored: %s%s", text,
+                        f" (and {dropped} more)" if dropped else "")
+            self._logged, self._log_at = self.refused, now + LOG_EVERY

@@ -1,0 +1,361 @@
+"""The room's page: every table at a glance, live, with the teacher's commands.
+
+On the same stack as the box's page (:mod:`companion.web`): tornado on a thread of its
+own, the same request handler (security headers, the ``Host`` check against DNS
+rebinding, gzip), the same door (:class:`~companion.web.gate.Gate`), and the same
+checks on every POST (a same-origin ``Origin``, the CSRF cookie echoed in a header,
+JSON, a rate limit). A command also needs the room's key: ``companion room`` prints
+the page's address with ``?key=...`` once; opening it sets an HttpOnly, SameSite=Strict
+cookie, so anyone else on the network (and any other web site) may watch the tables,
+which are public anyway, but never send the tables a command.
+
+``/events`` is a server-sent event stream: first ``data:`` with every table, then an
+``event: table`` per table that changed (the newest view only, never a backlog; its
+board only when the board changed) and an ``event: records`` when a finished game
+arrived. A stream that does not take its messages within :data:`SLOW_CLIENT` seconds
+is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hmac
+import json
+import logging
+import secrets
+import socket
+import threading
+from importlib import resources
+from typing import Any
+
+import tornado.httpserver
+import tornado.iostream
+import tornado.netutil
+import tornado.web
+
+from .. import i18n
+from ..mqtt.commands import Refused as CommandRefused
+from ..web import svg
+from ..web.gate import Gate
+from ..web.handler import Handler
+from ..web.server import (CSRF_COOKIE, MAX_BODY, WebServer, _Bucket, _Post, box_names,
+                          page_catalog)
+from . import report
+from .tables import STALE_AFTER
+
+log = logging.getLogger(__name__)
+
+KEY_COOKIE = "companion_room_key"
+MAX_STREAMS = 64  # the teacher's laptop, a projector, a few helpers' phones
+SLOW_CLIENT = 5.0  # seconds a stream may take to accept a message
+HEARTBEAT = 15.0
+COMMAND_RATE, COMMAND_BURST = 1.0, 10  # commands per second per client
+ASSETS = {name: (resources.files(__package__) / "assets" / name).read_bytes()
+          for name in ("room.html", "room.js", "room.css")}
+GZIPPED = {name: gzip.compress(data, 9, mtime=0) for name, data in ASSETS.items()}
+TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+         "css": "text/css; charset=utf-8"}
+
+
+def board(state: dict[str, Any]) -> tuple[str, str] | None:
+    """(a key that changes with the drawing, the mini board's SVG) of an Entanglion table."""
+    if state.get("game") != "entanglion":
+        return None
+    snap = {"ships": state.get("ships") or {}, "components": {"planets": state.get("planets")
+                                                              or {}},
+            "detection": {"space": state.get("detection")}}
+    key = json.dumps([snap, i18n.language()], sort_keys=True)
+    return key, svg.entanglion_board(snap)
+
+
+class _Room(Handler):
+    def may_command(self) -> bool:
+        cookie = self.get_cookie(KEY_COOKIE) or ""
+        return hmac.compare_digest(cookie.encode(), self.server.key.encode())
+
+
+class _Asset(_Room):
+    def get(self, name: str = "room.html") -> None:
+        if name not in ASSETS:
+            self.deny(404, "no such page")
+        self.set_header("Cache-Control", "no-cache")
+        if name == "room.html":
+            key = self.get_query_argument("key", None)
+            if key is not None:
+                if not hmac.compare_digest(key.encode(), self.server.key.encode()):
+                    self.deny(403, i18n._("this is not the room's key"))
+                self.set_cookie(KEY_COOKIE, key, httponly=True, samesite="Strict", path="/")
+                self.redirect("/")  # the key leaves the address bar (and the history)
+                return
+            if not self.get_cookie(CSRF_COOKIE):
+                self.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(18), httponly=False,
+                                samesite="Strict", path="/")
+            data = ASSETS[name].replace(b'<html lang="en">',
+                                        f'<html lang="{i18n.language()}">'.encode())
+            self.send(data, TYPES["html"])
+            return
+        self.send(ASSETS[name], TYPES[name.rsplit(".", 1)[1]], GZIPPED[name])
+
+
+class _Catalog(_Room):
+    def get(self) -> None:
+        self.set_header("Cache-Control", "no-store")
+        self.send(page_catalog(i18n.language()))
+
+
+class _Setup(_Room):
+    """What the command form offers: each game's set-up choices, in the room's words."""
+
+    def get(self) -> None:
+        from ..games.common import GAMES, ui_for
+
+        games = []
+        for game in GAMES:
+            words = report._game_words(game)  # noqa: SLF001 - one game's catalog
+            ui = ui_for(game)
+            games.append({"game": game, "title": ui.TITLE, "steps": [
+                {"key": s.key, "title": words(s.title),
+                 "choices": [{"label": words(label), "value": value}
+                             for label, value in s.choices]} for s in ui.SETUP_STEPS]})
+        self.set_header("Cache-Control", "no-store")
+        self.send(json.dumps({"room": self.server.room, "may_command": self.may_command(),
+                              "stale_after": STALE_AFTER, "games": games}, ensure_ascii=False).encode())
+
+
+class _Tables(_Room):
+    def get(self) -> None:
+        self.set_header("Cache-Control", "no-store")
+        self.send(json.dumps(self.server.everything()[1], ensure_ascii=False).encode())
+
+
+class _Events(_Room):
+    async def get(self) -> None:
+        s = self.server
+        self.set_header("Content-Type", "text/event-stream")
+        self.set_header("Cache-Control", "no-store")
+        if s.streams >= MAX_STREAMS:
+            self.finish('retry: 60000\nevent: full\ndata: {}\n\n')
+            return
+        s.streams += 1
+        try:
+            sock = self.request.connection.stream.socket
+            if sock is None:
+                return
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
+            sent: dict[str, tuple[int, str | None]] = {}  # table -> (version, board key)
+            records: tuple[int, int] | None = None
+            self.write("retry: 1000\n\n")
+            while not s.stopping:
+                waiting = s.changed  # taken first: a change after it wakes us
+                version, tables = s.tables.views()
+                views = []
+                for table_version, v in tables:
+                    had = sent.get(v["name"])
+                    if had is None or had[0] != table_version:
+                        view, drawn = s.view(v, had[1] if had else None)
+                        sent[v["name"]] = (table_version, drawn)
+                        views.append(view)
+                count = (len(s.store), len(s.analyses()))
+                if records is None:
+                    message = b"data: " + _json({"tables": views, "records": count[0],
+                                                 "version": version}) + b"\n\n"
+                else:
+                    message = b"".join(b"event: table\ndata: " + _json(
+                        {**view, "version": version}) + b"\n\n" for view in views)
+                    if count != records:
+                        message += b"event: records\ndata: " + _json(
+                            {"records": count[0], "analysed": count[1]}) + b"\n\n"
+                records = count
+                if message:
+                    self.write(message)
+                else:
+                    try:
+                        await asyncio.wait_for(waiting.wait(), HEARTBEAT)
+                        continue
+                    except asyncio.TimeoutError:
+                        self.write(": keep-alive\n\n")
+                try:
+                    await asyncio.wait_for(self.flush(), SLOW_CLIENT)
+                except asyncio.TimeoutError:
+                    self.request.connection.close()
+                    return
+        except tornado.iostream.StreamClosedError:
+            return
+        finally:
+            s.streams -= 1
+
+
+def _json(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class _Report(_Room):
+    def get(self) -> None:
+        s = self.server
+        self.set_header("Cache-Control", "no-store")
+        data = report.build(s.store.digests(), s.analyses())
+        data["damaged"] = list(s.store.damaged)
+        self.send(_json(data))
+
+
+class _Csv(_Room):
+    def get(self) -> None:
+        s = self.server
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Content-Disposition",
+                        f'attachment; filename="room-{s.room}-report.csv"')
+        self.send(report.csv_text(s.store.digests(), s.analyses()).encode("utf-8"),
+                  "text/csv; charset=utf-8")
+
+
+class _Command(_Post, _Room):
+    def post(self) -> None:
+        s = self.server
+        body = self.check_post(s.command_bucket)
+        if not self.may_command():
+            self.deny(403, i18n._("open the room's address with its key to send commands"))
+        try:
+            s.send(body)
+        except CommandRefused as why:
+            self.deny(400, str(why))
+        except OSError as why:
+            self.deny(503, str(why))
+        self.set_header("Content-Type", "application/json")
+        self.finish(b'{"ok":true}')
+
+
+class RoomServer:
+    """Serves the room on ``host:port`` (port 0: any free port, see :attr:`port`).
+
+    ``tables`` (:class:`~.tables.Tables`), ``store`` (:class:`~.store.Store`),
+    ``send(command)`` publishes a command, ``analyses()`` the analysed games, ``key``
+    the secret that lets a browser send commands."""
+
+    names_the_box = WebServer.names_the_box  # the same Host check as the box's page
+
+    def __init__(self, room: str, tables: Any, store: Any, send: Any, analyses: Any,
+                 key: str, host: str = "127.0.0.1", port: int = 0):
+        self.room, self.tables, self.store = room, tables, store
+        self.send, self.analyses, self.key = send, analyses, key
+        self.host = host
+        self.streams = 0
+        self.stopping = False
+        self.command_bucket = _Bucket(COMMAND_RATE, COMMAND_BURST)
+        self._boards: dict[str, tuple[str, str]] = {}  # table -> (key, svg), latest only
+        self.sockets = tornado.netutil.bind_sockets(port, address=host, backlog=64)
+        self.port = self.sockets[0].getsockname()[1]
+        self.names = box_names(host)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.changed: asyncio.Event
+        self.gate: Gate
+        self._thread: threading.Thread | None = None
+        self._http: tornado.httpserver.HTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        if host in ("0.0.0.0", "[::]"):
+            host = "127.0.0.1"
+        return f"http://{host}:{self.port}/"
+
+    def view(self, v: dict[str, Any], have: str | None) -> tuple[dict[str, Any], str | None]:
+        """(a table's view for a stream, the key of its board): the board's drawing
+        only when it differs from the one the stream has (``have``, its key)."""
+        drawn = self._board(v["name"], v["state"])
+        out = dict(v)
+        if drawn is None:
+            out["board"] = None
+            return out, None
+        if drawn[0] != have:
+            out["board"] = drawn[1]
+        return out, drawn[0]
+
+    def _board(self, name: str, state: dict[str, Any]) -> tuple[str, str] | None:
+        if state.get("game") != "entanglion":
+            self._boards.pop(name, None)
+            return None
+        kept = self._boards.get(name)
+        key, drawing = kept if kept else (None, "")
+        made = board(state)
+        assert made is not None
+        if made[0] != key:
+            self._boards[name] = made
+            return made
+        return key, drawing  # type: ignore[return-value]
+
+    def everything(self) -> tuple[int, dict[str, Any]]:
+        now, tables = self.tables.views()
+        return now, {"tables": [self.view(v, None)[0] for _, v in tables],
+                     "records": len(self.store), "version": now}
+
+    def wake(self) -> None:  # any thread
+        if self.loop is not None:
+            try:
+                self.loop.call_soon_threadsafe(self._pulse)
+            except RuntimeError:  # stopped
+                pass
+
+    def _pulse(self) -> None:
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def _app(self) -> tornado.web.Application:
+        kw = {"server": self}
+        return tornado.web.Application([
+            (r"/", _Asset, kw),
+            (r"/(room\.js|room\.css)", _Asset, kw),
+            (r"/catalog\.json", _Catalog, kw),
+            (r"/setup", _Setup, kw),
+            (r"/tables", _Tables, kw),
+            (r"/events", _Events, kw),
+            (r"/report", _Report, kw),
+            (r"/report\.csv", _Csv, kw),
+            (r"/command", _Command, kw),
+        ], compress_response=False, serve_traceback=False, xsrf_cookies=False)
+
+    def start(self) -> RoomServer:
+        ready = threading.Event()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            self.loop = loop
+            self.changed = asyncio.Event()
+            self._http = tornado.httpserver.HTTPServer(
+                self._app(), max_body_size=MAX_BODY, max_header_size=16 * 1024,
+                idle_connection_timeout=20, body_timeout=10, xheaders=False)
+            self.gate = Gate(self.sockets, self._http.handle_stream, 64 * 1024)
+            self.gate.open(loop)
+            self.tables.listen(self.wake)
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="companion-room-web", daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        return self
+
+    def stop(self) -> None:
+        if self.loop is None or self._thread is None:
+            for sock in self.sockets:
+                sock.close()
+            return
+        self.stopping = True
+        self.tables.unlisten(self.wake)
+
+        async def close() -> None:
+            assert self._http is not None
+            self.gate.close()
+            self._http.stop()
+            self.changed.set()
+            try:
+                await asyncio.wait_for(self._http.close_all_connections(), 2.0)
+            except asyncio.TimeoutError:
+                pass
+            asyncio.get_running_loop().stop()
+
+        asyncio.run_coroutine_threadsafe(close(), self.loop)
+        self._thread.join(5)
