@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import functools
 import heapq
 import json
 import math
@@ -95,6 +96,14 @@ pattern read companion/{ROOM}/command
 # ----------------------------------------------------------------------- a box
 
 
+@functools.cache
+def registry() -> Any:
+    """The simulator's tags, read once per process (the boxes only look cards up)."""
+    from companion.registry import sim_registry
+
+    return sim_registry()
+
+
 class Table:
     """One simulated box on the broker, played a press or tap at a time."""
 
@@ -108,13 +117,12 @@ class Table:
         from companion.hardware.leds import LedSink
         from companion.journal import Journal
         from companion.mqtt import service
-        from companion.registry import sim_registry
         from companion.session import Session, SessionConfig
 
         folder.mkdir(parents=True)
         self.name = name
         self.rnd = random.Random(seed)
-        self.registry = sim_registry()
+        self.registry = registry()
         self.journal = Journal(folder / "journal.db")
         session = Session(self.journal, self.registry, SessionConfig(),
                           lambda: self.rnd.randrange(1 << 30))
