@@ -30,7 +30,7 @@ LOCALE = ROOT / "locale"
 # catalog -> the paths (relative to the companion package) whose strings it holds.
 # A path is a file, or a folder taken with everything below it.
 CATALOGS: dict[str, tuple[str, ...]] = {
-    "core": ("session", "sim.py", "daemon.py", "recovery.py", "views", "web",
+    "core": ("session", "sim.py", "daemon.py", "recovery.py", "views", "web", "room",
              "games/common.py"),
     "entanglion": ("games/entanglion",),
     "qno": ("games/qno",),

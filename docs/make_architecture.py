@@ -122,6 +122,11 @@ PARTS = (
          devices="the room's MQTT broker, Home Assistant",
          may_import=("web", "session", "journal", "inputs", "games", "engines", "views"),
          third_party=("paho",), floor=5),
+    Part("room", "The room", "every table live, commands, the report", (2, -1),
+         _in("room/", "client", "tables", "store", "report", "server", "service"),
+         devices="the broker, the teacher's browser",
+         may_import=("mqtt", "web", "config", "games", "engines", "hints"),
+         third_party=("paho", "tornado"), floor=6),
     Part("hints", "Hints", "pure look-ahead on game copies", (3, 0),
          _in("games/entanglion/", "hint", "values"), may_import=("engines",), floor=1),
 )
@@ -136,6 +141,7 @@ FLOWS = (
     ("views", "adapters", "image, LED frame"),
     ("web", "loop", "inputs"),
     ("mqtt", "loop", "room commands"),
+    ("room", "mqtt", "commands, over the broker"),
     ("hints", "engines", "plays copies"),
     ("games", "engines", "reads the state"),
 )

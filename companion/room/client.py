@@ -74,6 +74,8 @@ class RoomLink:
         refuse it). Rules are retained, so a table that joins later takes them."""
         payload = json.dumps(command, ensure_ascii=False, separators=(",", ":")).encode()
         commands.parse(payload)
+        if not self.connected.is_set():  # paho would queue it and send it much later
+            raise OSError("the broker is not reachable now: try again in a moment")
         info = self.client.publish(topics.command(self.mqtt.room), payload, qos=1,
                                    retain=command.get("command") == "rules")
         if info.rc != paho.MQTT_ERR_SUCCESS:

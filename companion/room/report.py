@@ -28,7 +28,7 @@ ANALYSED = 20  # the latest Entanglion games the room analyses; older ones are n
 ANALYSES_FILE = "analyses.jsonl"
 
 
-def _game_words(game: str) -> Callable[[str], str]:
+def game_words(game: str) -> Callable[[str], str]:
     return i18n.for_catalog(game)[0]
 
 
@@ -42,7 +42,7 @@ def setup_words(game: str, setup: dict[str, Any]) -> str:
     """A set-up as its screens word it ("Hard: track at 3, Real cards")."""
     from ..games.common import ui_for
 
-    words = _game_words(game)
+    words = game_words(game)
     out = []
     for step in ui_for(game).SETUP_STEPS:
         for label, value in step.choices:
@@ -55,7 +55,7 @@ def setup_words(game: str, setup: dict[str, Any]) -> str:
 def cause_words(cause: str) -> str:
     from ..games.entanglion.story import CAUSE_WORDS
 
-    return _game_words("entanglion")(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause
+    return game_words("entanglion")(CAUSE_WORDS[cause]) if cause in CAUSE_WORDS else cause
 
 
 def build(digests: list[dict[str, Any]], analyses: dict[tuple[str, int], Any]) -> dict[str, Any]:

@@ -22,10 +22,8 @@ import asyncio
 import gzip
 import hmac
 import json
-import logging
 import secrets
 import socket
-import threading
 from importlib import resources
 from typing import Any
 
@@ -37,14 +35,10 @@ import tornado.web
 from .. import i18n
 from ..mqtt.commands import Refused as CommandRefused
 from ..web import svg
-from ..web.gate import Gate
 from ..web.handler import Handler
-from ..web.server import (CSRF_COOKIE, MAX_BODY, WebServer, _Bucket, _Post, box_names,
-                          page_catalog)
+from ..web.server import CSRF_COOKIE, LoopServer, _Bucket, _Post, page_catalog
 from . import report
 from .tables import STALE_AFTER
-
-log = logging.getLogger(__name__)
 
 KEY_COOKIE = "companion_room_key"
 MAX_STREAMS = 64  # the teacher's laptop, a projector, a few helpers' phones
@@ -58,15 +52,20 @@ TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf
          "css": "text/css; charset=utf-8"}
 
 
-def board(state: dict[str, Any]) -> tuple[str, str] | None:
-    """(a key that changes with the drawing, the mini board's SVG) of an Entanglion table."""
+def board_key(state: dict[str, Any]) -> str | None:
+    """What an Entanglion table's mini board shows (None: no board), as a string that
+    changes exactly when the drawing does."""
     if state.get("game") != "entanglion":
         return None
-    snap = {"ships": state.get("ships") or {}, "components": {"planets": state.get("planets")
-                                                              or {}},
-            "detection": {"space": state.get("detection")}}
-    key = json.dumps([snap, i18n.language()], sort_keys=True)
-    return key, svg.entanglion_board(snap)
+    return json.dumps([state.get("ships"), state.get("planets"), state.get("detection"),
+                       i18n.language()], sort_keys=True)
+
+
+def board(state: dict[str, Any]) -> str:
+    """The mini board: the box page's own drawing, from the table's checked summary."""
+    return svg.entanglion_board({"ships": state.get("ships") or {},
+                                 "components": {"planets": state.get("planets") or {}},
+                                 "detection": {"space": state.get("detection")}})
 
 
 class _Room(Handler):
@@ -112,21 +111,21 @@ class _Setup(_Room):
 
         games = []
         for game in GAMES:
-            words = report._game_words(game)  # noqa: SLF001 - one game's catalog
+            words = report.game_words(game)
             ui = ui_for(game)
             games.append({"game": game, "title": ui.TITLE, "steps": [
                 {"key": s.key, "title": words(s.title),
                  "choices": [{"label": words(label), "value": value}
                              for label, value in s.choices]} for s in ui.SETUP_STEPS]})
         self.set_header("Cache-Control", "no-store")
-        self.send(json.dumps({"room": self.server.room, "may_command": self.may_command(),
-                              "stale_after": STALE_AFTER, "games": games}, ensure_ascii=False).encode())
+        self.send(_json({"room": self.server.room, "may_command": self.may_command(),
+                         "stale_after": STALE_AFTER, "games": games}))
 
 
 class _Tables(_Room):
     def get(self) -> None:
         self.set_header("Cache-Control", "no-store")
-        self.send(json.dumps(self.server.everything()[1], ensure_ascii=False).encode())
+        self.send(_json(self.server.everything()[1]))
 
 
 class _Events(_Room):
@@ -225,39 +224,29 @@ class _Command(_Post, _Room):
         self.finish(b'{"ok":true}')
 
 
-class RoomServer:
+class RoomServer(LoopServer):
     """Serves the room on ``host:port`` (port 0: any free port, see :attr:`port`).
 
     ``tables`` (:class:`~.tables.Tables`), ``store`` (:class:`~.store.Store`),
     ``send(command)`` publishes a command, ``analyses()`` the analysed games, ``key``
     the secret that lets a browser send commands."""
 
-    names_the_box = WebServer.names_the_box  # the same Host check as the box's page
+    thread_name = "companion-room-web"
 
     def __init__(self, room: str, tables: Any, store: Any, send: Any, analyses: Any,
                  key: str, host: str = "127.0.0.1", port: int = 0):
         self.room, self.tables, self.store = room, tables, store
         self.send, self.analyses, self.key = send, analyses, key
-        self.host = host
-        self.streams = 0
-        self.stopping = False
         self.command_bucket = _Bucket(COMMAND_RATE, COMMAND_BURST)
         self._boards: dict[str, tuple[str, str]] = {}  # table -> (key, svg), latest only
-        self.sockets = tornado.netutil.bind_sockets(port, address=host, backlog=64)
-        self.port = self.sockets[0].getsockname()[1]
-        self.names = box_names(host)
-        self.loop: asyncio.AbstractEventLoop | None = None
         self.changed: asyncio.Event
-        self.gate: Gate
-        self._thread: threading.Thread | None = None
-        self._http: tornado.httpserver.HTTPServer | None = None
+        super().__init__(host, port)
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        if host in ("0.0.0.0", "[::]"):
-            host = "127.0.0.1"
-        return f"http://{host}:{self.port}/"
+        """The page's address; on every interface, as this laptop opens it."""
+        return super().url.replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:",
+                                                                          "//[::1]:")
 
     def view(self, v: dict[str, Any], have: str | None) -> tuple[dict[str, Any], str | None]:
         """(a table's view for a stream, the key of its board): the board's drawing
@@ -272,17 +261,15 @@ class RoomServer:
         return out, drawn[0]
 
     def _board(self, name: str, state: dict[str, Any]) -> tuple[str, str] | None:
-        if state.get("game") != "entanglion":
+        """(key, drawing) of a table's board, drawn again only when its key changed."""
+        key = board_key(state)
+        if key is None:
             self._boards.pop(name, None)
             return None
         kept = self._boards.get(name)
-        key, drawing = kept if kept else (None, "")
-        made = board(state)
-        assert made is not None
-        if made[0] != key:
-            self._boards[name] = made
-            return made
-        return key, drawing  # type: ignore[return-value]
+        if kept is None or kept[0] != key:
+            kept = self._boards[name] = (key, board(state))
+        return kept
 
     def everything(self) -> tuple[int, dict[str, Any]]:
         now, tables = self.tables.views()
@@ -314,48 +301,10 @@ class RoomServer:
             (r"/command", _Command, kw),
         ], compress_response=False, serve_traceback=False, xsrf_cookies=False)
 
-    def start(self) -> RoomServer:
-        ready = threading.Event()
+    def _opened(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.changed = asyncio.Event()
+        self.tables.listen(self.wake)
 
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(loop)
-            self.loop = loop
-            self.changed = asyncio.Event()
-            self._http = tornado.httpserver.HTTPServer(
-                self._app(), max_body_size=MAX_BODY, max_header_size=16 * 1024,
-                idle_connection_timeout=20, body_timeout=10, xheaders=False)
-            self.gate = Gate(self.sockets, self._http.handle_stream, 64 * 1024)
-            self.gate.open(loop)
-            self.tables.listen(self.wake)
-            ready.set()
-            loop.run_forever()
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-
-        self._thread = threading.Thread(target=run, name="companion-room-web", daemon=True)
-        self._thread.start()
-        ready.wait(10)
-        return self
-
-    def stop(self) -> None:
-        if self.loop is None or self._thread is None:
-            for sock in self.sockets:
-                sock.close()
-            return
-        self.stopping = True
+    def _closing(self) -> None:
         self.tables.unlisten(self.wake)
-
-        async def close() -> None:
-            assert self._http is not None
-            self.gate.close()
-            self._http.stop()
-            self.changed.set()
-            try:
-                await asyncio.wait_for(self._http.close_all_connections(), 2.0)
-            except asyncio.TimeoutError:
-                pass
-            asyncio.get_running_loop().stop()
-
-        asyncio.run_coroutine_threadsafe(close(), self.loop)
-        self._thread.join(5)
+        self.changed.set()

@@ -24,8 +24,6 @@ from .server import RoomServer
 from .store import Store
 from .tables import Tables
 
-log = logging.getLogger(__name__)
-
 KEY_FILE = "room-key"
 
 

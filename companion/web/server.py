@@ -569,45 +569,23 @@ def _plain_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     return ip
 
 
-class WebServer:
-    """Serves one box on ``host:port`` (port 0: any free port; see :attr:`port`).
+class LoopServer:
+    """A Tornado application on a thread and event loop of its own, bound on the
+    caller's thread to ``host:port`` (port 0: any free port; see :attr:`port`; a taken
+    port is an OSError the caller sees at once), behind the door (:class:`Gate`) and
+    the Host check. The box's page and the room's page (``companion.room``) are two."""
 
-    ``inputs``: a thread-safe put for input events (None: read-only). ``box_mode``:
-    the simulator's box in a browser (the OLED, buttons and cards for anyone who can
-    reach the address). ``pairing``: control from a paired browser only. ``cards``:
-    (uid, label, game) of the tags a page may tap, in box mode. ``archive``: the
-    journal's past games, for their pages (:mod:`.past`).
-    """
+    thread_name = "companion-web"
 
-    def __init__(self, publisher: Publisher, host: str = "127.0.0.1", port: int = 0,
-                 inputs: Callable[[Any], None] | None = None, box_mode: bool = False,
-                 pairing: Pairing | None = None, cards: list[dict[str, str]] | None = None,
-                 pads: tuple[int, ...] = (1, 2, 3), archive: Any = None):
-        self.publisher = publisher
-        self.archive = archive  # the past games (``archive.Archive``), or None: none kept
-        self.journal_jobs: asyncio.Semaphore
+    def __init__(self, host: str, port: int):
         self.host = host
-        self.inputs = inputs
-        self.box_mode = box_mode
-        self.pairing = pairing
-        self.cards = list(cards or [])
-        self.tags = {c["uid"] for c in self.cards}
-        self.pads = pads
         self.streams = 0
         self.stopping = False
-        self.history_source, self.history_page = b"", b"{}"
-        self.index_pages: dict[str, tuple[bytes, bytes]] = {}  # language -> page, gzipped
-        self.input_bucket = _Bucket(INPUT_RATE, INPUT_BURST)
-        self.pair_bucket = _Bucket(PAIR_RATE, PAIR_BURST)
-        self.hint_bucket = _Bucket(HINT_RATE, HINT_BURST)
-        self.hint_job: tuple[Any, asyncio.Future] | None = None  # (position, its answer)
-        # Bound here, on the caller's thread: a taken port is an error it sees at once.
         self.sockets = tornado.netutil.bind_sockets(port, address=host, backlog=64)
         self.port = self.sockets[0].getsockname()[1]
         self.names = box_names(host)
         self.gate: Gate
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.feed: _Feed
         self._thread: threading.Thread | None = None
         self._http: tornado.httpserver.HTTPServer | None = None
 
@@ -637,6 +615,93 @@ class WebServer:
         except (ValueError, AttributeError, OSError):
             return False
         return asked == here
+
+    def _app(self) -> tornado.web.Application:
+        raise NotImplementedError
+
+    def _opened(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the server's loop, before the first connection is taken."""
+
+    def _closing(self) -> None:
+        """On the server's loop, as it stops (the door is closed already)."""
+
+    def start(self) -> LoopServer:
+        ready = threading.Event()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            self.loop = loop
+            self._opened(loop)
+            self._http = tornado.httpserver.HTTPServer(
+                self._app(), max_body_size=MAX_BODY, max_header_size=16 * 1024,
+                idle_connection_timeout=IDLE_TIMEOUT, body_timeout=10, xheaders=False)
+            self.gate = Gate(self.sockets, self._http.handle_stream, 64 * 1024)
+            self.gate.open(loop)
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name=self.thread_name, daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        return self
+
+    def stop(self) -> None:
+        """Close the sockets and end the thread (bounded: a stuck client cannot hold it)."""
+        if self.loop is None or self._thread is None:
+            for sock in self.sockets:
+                sock.close()
+            return
+        self.stopping = True
+
+        async def close() -> None:
+            assert self._http is not None
+            self.gate.close()
+            self._http.stop()
+            self._closing()
+            try:
+                await asyncio.wait_for(self._http.close_all_connections(), 2.0)
+            except asyncio.TimeoutError:
+                pass
+            asyncio.get_running_loop().stop()
+
+        asyncio.run_coroutine_threadsafe(close(), self.loop)
+        self._thread.join(5)
+
+
+class WebServer(LoopServer):
+    """Serves one box on ``host:port`` (port 0: any free port; see :attr:`port`).
+
+    ``inputs``: a thread-safe put for input events (None: read-only). ``box_mode``:
+    the simulator's box in a browser (the OLED, buttons and cards for anyone who can
+    reach the address). ``pairing``: control from a paired browser only. ``cards``:
+    (uid, label, game) of the tags a page may tap, in box mode. ``archive``: the
+    journal's past games, for their pages (:mod:`.past`).
+    """
+
+    def __init__(self, publisher: Publisher, host: str = "127.0.0.1", port: int = 0,
+                 inputs: Callable[[Any], None] | None = None, box_mode: bool = False,
+                 pairing: Pairing | None = None, cards: list[dict[str, str]] | None = None,
+                 pads: tuple[int, ...] = (1, 2, 3), archive: Any = None):
+        self.publisher = publisher
+        self.archive = archive  # the past games (``archive.Archive``), or None: none kept
+        self.journal_jobs: asyncio.Semaphore
+        self.inputs = inputs
+        self.box_mode = box_mode
+        self.pairing = pairing
+        self.cards = list(cards or [])
+        self.tags = {c["uid"] for c in self.cards}
+        self.pads = pads
+        self.history_source, self.history_page = b"", b"{}"
+        self.index_pages: dict[str, tuple[bytes, bytes]] = {}  # language -> page, gzipped
+        self.input_bucket = _Bucket(INPUT_RATE, INPUT_BURST)
+        self.pair_bucket = _Bucket(PAIR_RATE, PAIR_BURST)
+        self.hint_bucket = _Bucket(HINT_RATE, HINT_BURST)
+        self.hint_job: tuple[Any, asyncio.Future] | None = None  # (position, its answer)
+        self.feed: _Feed
+        super().__init__(host, port)
 
     async def current(self) -> bytes:
         """The latest snapshot, for a request outside a stream: when no page was open
@@ -703,50 +768,15 @@ class WebServer:
             *past.routes(kw),
         ], compress_response=False, serve_traceback=False, xsrf_cookies=False)
 
+    def _opened(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.feed = _Feed(self.publisher, loop)
+        self.journal_jobs = asyncio.Semaphore(past.JOBS)
+
+    def _closing(self) -> None:
+        self.feed.changed.set()
+        self.publisher.unlisten(self.feed.wake)
+
     def start(self) -> WebServer:
-        ready = threading.Event()
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(loop)
-            self.loop = loop
-            self.feed = _Feed(self.publisher, loop)
-            self.journal_jobs = asyncio.Semaphore(past.JOBS)
-            self._http = tornado.httpserver.HTTPServer(
-                self._app(), max_body_size=MAX_BODY, max_header_size=16 * 1024,
-                idle_connection_timeout=IDLE_TIMEOUT, body_timeout=10, xheaders=False)
-            self.gate = Gate(self.sockets, self._http.handle_stream, 64 * 1024)
-            self.gate.open(loop)
-            ready.set()
-            loop.run_forever()
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-
-        self._thread = threading.Thread(target=run, name="companion-web", daemon=True)
-        self._thread.start()
-        ready.wait(10)
+        super().start()
         log.info("web page on %s", self.url)
         return self
-
-    def stop(self) -> None:
-        """Close the sockets and end the thread (bounded: a stuck client cannot hold it)."""
-        if self.loop is None or self._thread is None:
-            for sock in self.sockets:
-                sock.close()
-            return
-        self.stopping = True
-
-        async def close() -> None:
-            assert self._http is not None
-            self.gate.close()
-            self._http.stop()
-            self.feed.changed.set()
-            try:
-                await asyncio.wait_for(self._http.close_all_connections(), 2.0)
-            except asyncio.TimeoutError:
-                pass
-            self.publisher.unlisten(self.feed.wake)
-            asyncio.get_running_loop().stop()
-
-        asyncio.run_coroutine_threadsafe(close(), self.loop)
-        self._thread.join(5)

@@ -32,6 +32,7 @@ async function loadCatalog() {
     if (!e.dataset.en) e.dataset.en = e.textContent;
     e.textContent = _(e.dataset.en);
   }
+  // Translators: the room's page's title in the browser's tab.
   document.title = _("companion: the room");
 }
 
@@ -60,8 +61,13 @@ function setupTheme() {
 // Translators: a game's status on the room's page (one word).
 const statusWord = (s) => ({playing: _("playing"), won: _("won"), lost: _("lost")})[s] || s || "";
 // Translators: what a table's box shows when no game is in play, on the room's page.
-const modeWord = (m) => ({menu: _("In the menu"), setup: _("Setting up a game"),
-  settings: _("In the settings")})[m] || _("No game in play");
+const modeWord = (m) => ({menu: _("In the menu"),
+  // Translators: what a table's box shows during a game's set-up, on the room's page.
+  setup: _("Setting up a game"),
+  // Translators: what a table's box shows when no game is in play, on the room's page.
+  settings: _("In the settings")})[m] ||
+  // Translators: what the room's page says of a table whose mode it does not know.
+  _("No game in play");
 
 function title(game) {
   const g = setup.games.find((x) => x.game === game);
@@ -85,12 +91,15 @@ function tableCard(name) {
     a.href = view.web;
     a.target = "_blank";
     a.rel = "noopener noreferrer";
+    // Translators: the tooltip of a table's name on the room's page (a link).
     a.title = _("The table's own page");
     h.append(a);
   } else {
     h.append(el("span", name));
   }
+  // Translators: beside a table's name on the room's page: its box is off the network.
   if (offline) h.append(el("span", _("offline"), "mark"));
+  // Translators: beside a table's name on the room's page: nothing heard for n minutes.
   else if (quiet) h.append(el("span", fmt(_("quiet for {n} min"), {n: Math.floor((view.heard_ago + passed) / 60)}), "mark"));
   li.append(h);
   const line = (text, cls) => li.append(el("p", text, "line" + (cls ? " " + cls : "")));
@@ -99,20 +108,26 @@ function tableCard(name) {
     return li;
   }
   const status = statusWord(s.status);
+  // Translators: a table's game and its status on the room's page ("Entanglion: playing").
   line(fmt(_("{game}: {status}"), {game: title(s.game), status}), "status");
   const turn = s.turn || {};
   if (s.status === "playing" && turn.player !== null && turn.player !== undefined) {
+    // Translators: a QNO or QLANET player on the room's page (numbered from 1).
     const who = typeof turn.player === "number" ? fmt(_("Player {n}"), {n: turn.player + 1})
       : turn.player.charAt(0).toUpperCase() + turn.player.slice(1);
+    // Translators: whose turn it is at a table, on the room's page.
     line(fmt(_("Turn {n}: {player}"), {n: turn.number ?? "?", player: who}), "turn");
   }
   if (s.game === "entanglion" && s.detection !== null && s.detection !== undefined)
     line(fmt(_("Detection: space {space}"), {space: s.detection}), "detection");
   if (s.game === "entanglion") line(fmt(_("Components aboard: {parts}/8"), {parts: s.aboard ?? 0}));
   if (s.game === "qno" && s.counts) line(fmt(_("Cards in hand: {counts}"), {counts: s.counts.join(" · ")}));
+  // Translators: the QNO card on top of the discard pile, on the room's page.
   if (s.game === "qno" && s.top) line(fmt(_("On top: {card}"), {card: s.top}));
+  // Translators: each QLANET camp's costs so far, on the room's page.
   if (s.game === "qlanet" && s.costs) line(fmt(_("Costs: {costs}"), {costs: s.costs.join(" · ")}));
   if (s.game === "qlanet" && s.deck_size !== null && s.deck_size !== undefined)
+    // Translators: the QLANET deck's size, on the room's page.
     line(fmt(ngettext("Deck: {n} card", "Deck: {n} cards", s.deck_size), {n: s.deck_size}));
   if (view.playing_for !== null && view.playing_for !== undefined) {
     const minutes = Math.floor((view.playing_for + passed) / 60);
@@ -181,6 +196,7 @@ async function send(command, done) {
     headers: {"Content-Type": "application/json", "X-Companion-CSRF": csrf()},
     body: JSON.stringify(command)});
   const got = await r.json().catch(() => ({}));
+  // Translators: the room's page, after a command the room refused (why follows).
   $("sent").textContent = r.ok ? done : fmt(_("Not sent: {why}"), {why: got.error || r.status});
 }
 
@@ -221,8 +237,10 @@ function setupCommands() {
   });
   $("message-form").addEventListener("submit", (e) => {
     e.preventDefault();
+    // Translators: the room's page, once a message went to every table.
     send({command: "message", text: $("message-text").value}, _("Message sent"));
   });
+  // Translators: the room's page, once every table was asked to pause.
   $("pause-button").addEventListener("click", () => send({command: "pause"}, _("Pause asked")));
 }
 
@@ -241,6 +259,34 @@ function tableOf(headers, rows) {
   return t;
 }
 
+// The report's column names, each with its note for translators.
+const columns = () => ({
+  // Translators: a column of the room's report: the game.
+  game: _("Game"),
+  // Translators: a column of the room's report: games played.
+  played: _("Played"),
+  // Translators: a column of the room's report: games won.
+  won: _("Won"),
+  // Translators: a column of the room's report: the set-up choices.
+  setup: _("Set-up"),
+  // Translators: a column of the room's report: a cause of detection or of a loss.
+  cause: _("Cause"),
+  // Translators: a column of the room's report: how many detections.
+  detections: _("Detections"),
+  // Translators: a column of the room's report: how many games.
+  games: _("Games"),
+  // Translators: a column of the room's report: the table's name.
+  table: _("Table"),
+  // Translators: a column of the room's report: the turn of a choice.
+  turn: _("Turn"),
+  // Translators: a column of the room's report: the choice a table made.
+  choice: _("Choice played"),
+  // Translators: a column of the room's report: the best choice, as the analysis found it.
+  best: _("Best choice"),
+  // Translators: a column of the room's report: what a choice cost, in percent of the chance to win.
+  cost: _("Cost"),
+});
+
 let reportAsked = null;
 async function loadReport() {
   if (reportAsked) return;  // one at a time: a burst of records is one fetch
@@ -250,16 +296,22 @@ async function loadReport() {
     const body = $("report-body");
     body.replaceChildren();
     if (!r.games.length) { body.append(el("p", _("No finished game yet."))); return; }
-    body.append(el("h3", _("Games")), tableOf([_("Game"), _("Played"), _("Won")],
+    const c = columns();
+    // Translators: the room's report: a heading.
+    body.append(el("h3", _("Games")), tableOf([c.game, c.played, c.won],
       r.games.map((g) => [g.title, g.played, g.won])));
-    body.append(el("h3", _("Wins by set-up")), tableOf([_("Game"), _("Set-up"), _("Played"), _("Won")],
+    // Translators: the room's report: a heading.
+    body.append(el("h3", _("Wins by set-up")), tableOf([c.game, c.setup, c.played, c.won],
       r.setups.map((s) => [s.title, s.setup, s.played, s.won])));
+    // Translators: the room's report: a heading.
     if (r.causes.length) body.append(el("h3", _("What detected the ships")),
-      tableOf([_("Cause"), _("Detections")], r.causes.map((c) => [c.cause, c.count])));
+      tableOf([c.cause, c.detections], r.causes.map((c) => [c.cause, c.count])));
+    // Translators: the room's report: a heading (the causes follow in a table).
     if (r.lost_to.length) body.append(el("h3", _("Games lost to")),
-      tableOf([_("Cause"), _("Games")], r.lost_to.map((c) => [c.cause, c.count])));
+      tableOf([c.cause, c.games], r.lost_to.map((c) => [c.cause, c.count])));
+    // Translators: the room's report: a heading.
     if (r.costliest.length) body.append(el("h3", _("The costliest choices")),
-      tableOf([_("Table"), _("Game"), _("Turn"), _("Played"), _("Best"), _("Cost")],
+      tableOf([c.table, c.game, c.turn, c.choice, c.best, c.cost],
         r.costliest.map((c) => [c.table, "#" + c.game_id, c.turn, c.played, c.best, c.cost + "%"])));
     if (r.damaged.length) body.append(el("p", fmt(_("Records that cannot be read (left out): {files}"), {files: r.damaged.join(", ")})));
   } finally {
@@ -271,6 +323,7 @@ async function start() {
   await loadCatalog();
   setupTheme();
   setup = await (await fetch("/setup", {credentials: "same-origin"})).json();
+  // Translators: the room's page's title (the room's name as its config says it).
   $("title").textContent = fmt(_("Room {room}"), {room: setup.room});
   setupCommands();
   connect();

@@ -1,0 +1,202 @@
+"""``companion room`` on a real Mosquitto with ten simulated boxes, its page in headless
+Chromium: the page follows every table, its rules reach each box's next game, a broker
+killed mid-game loses no record, and hostile messages cost the room nothing.
+
+One broker, one room and one browser serve the whole module (the boxes too), so the
+tests run in order and each leaves the boxes as the next expects."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+import pytest
+
+import browser
+from broker import Broker, missing
+from rig import SimBox, mqtt_config
+from waiting import eventually
+
+from companion.config import MqttConfig
+
+pytestmark = [pytest.mark.skipif(missing() is not None, reason=missing() or ""),
+              pytest.mark.skipif(browser.missing() is not None, reason=browser.missing() or "")]
+
+TABLES = [f"t{n}" for n in range(1, 11)]
+USERS = {**{t: f"pw-{t}" for t in TABLES + ["late", "other"]}, "teacher": "pw-teacher",
+         "mallory": "pw-mallory"}
+ACL = "user teacher\ntopic write companion/r1/command\ntopic read companion/r1/#\n" \
+      "user mallory\ntopic write companion/r1/#\n" \
+      "user other\ntopic write companion/r2/other/#\ntopic read companion/r2/command\n" + \
+      "".join(f"user {t}\ntopic write companion/r1/{t}/#\ntopic read companion/r1/command\n"
+              for t in TABLES + ["late"])
+WEB = "http://127.0.0.1:9/"  # t1's page, as its retained info says (nothing listens)
+
+
+class Room:
+    """The module's broker, boxes, room and browser."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.broker = Broker(folder)
+        self.broker.write_passwords(USERS)
+        (folder / "acl").write_text(ACL)
+        conf = folder / "mosquitto.conf"
+        # A broker with persistence, saving every second: the room's session outlives
+        # a restart of the broker, as it should in a real room (docs/mqtt.md).
+        conf.write_text(conf.read_text().replace(
+            "persistence false", f"persistence true\npersistence_location {folder}/\n"
+                                 "autosave_interval 1"))
+        self.broker.start()
+        self.boxes = {t: self.box("r1", t, web_url=WEB if t == "t1" else None) for t in TABLES}
+        self.other = self.box("r2", "other")
+        (folder / "teacher.pw").write_text("pw-teacher\n")
+        from companion import room
+
+        self.room = room.start(MqttConfig(enabled=True, host="127.0.0.1", port=self.broker.port,
+                                          room="r1", username="teacher",
+                                          password_file=str(folder / "teacher.pw")),
+                               folder / "room-state", analyse=False)
+        self.room.link.client.reconnect_delay_set(1, 1)  # back at once after the restart
+        self.driver = browser.chromium(1400, 1000)
+        self.driver.get(self.room.key_url)
+
+    def box(self, room: str, table: str, **kw) -> SimBox:
+        return SimBox(self.folder / table, mqtt_config(self.broker.port, room, table, table,
+                                                       self.folder / f"{table}.pw"), **kw)
+
+    def card(self, table: str) -> str:
+        # One script: a card is replaced whole on each change (no stale element).
+        return self.driver.execute_script(
+            "const e = document.getElementById(arguments[0]); return e ? e.innerText : ''",
+            f"table-{table}")
+
+    def close(self):
+        browser.quit(self.driver)
+        self.room.stop()
+        for b in [*self.boxes.values(), self.other]:
+            b.close()
+        self.broker.kill()
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory):
+    from companion.mqtt import link
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(link, "RETRY_MAX", 0.5)  # the boxes come back quickly after a restart
+        made = Room(tmp_path_factory.mktemp("room"))
+        try:
+            yield made
+        finally:
+            made.close()
+
+
+def test_the_page_follows_every_table_live(room):
+    assert eventually(lambda: all(room.card(t) for t in TABLES), 15), \
+        [t for t in TABLES if not room.card(t)]
+    assert not room.card("other")  # another room's table
+    assert "In the menu" in room.card("t3")
+    room.boxes["t3"].press("OK")  # an input on the box: into the set-up
+    assert eventually(lambda: "Setting up a game" in room.card("t3"), 5), room.card("t3")
+    link = room.driver.execute_script(
+        "const a = document.querySelector('#table-t1 h3 a'); return [a.href, a.rel]")
+    assert link == [WEB, "noopener noreferrer"]
+    for _ in range(4):  # t2: the three set-up steps and the game begins
+        room.boxes["t2"].press("OK")
+    assert eventually(lambda: "Entanglion: playing" in room.card("t2")
+                      and "Detection: space 1" in room.card("t2"), 5), room.card("t2")
+    assert room.driver.find_elements("css selector", "#table-t2 svg.board")
+    room.boxes["t2"].press("OK")  # not before the board shows the game: it stays in it
+    room.boxes["t10"].close()  # a clean stop says "offline"
+    assert eventually(lambda: "offline" in room.card("t10"), 5), room.card("t10")
+    assert "offline" in room.driver.execute_script(
+        "return document.getElementById('table-t10').className")
+
+
+def test_rules_from_the_page_reach_each_boxs_next_game_only(room):
+    from selenium.webdriver.support.ui import Select
+
+    t2 = room.boxes["t2"].box.session
+    assert t2.mode == "game" and t2.game.state.options["start_space"] == 1
+    Select(room.driver.find_element("id", "rules-game")).select_by_value("entanglion")
+    Select(room.driver.find_element("css selector", '#rules-steps select[data-key="start_space"]')
+           ).select_by_visible_text("Hard: track at 3")
+    room.driver.find_element("css selector", "#rules-form button[type=submit]").click()
+    live = TABLES[:-1]  # t10 is offline
+    assert eventually(lambda: all(room.boxes[t].box.session.config.room_rules.get("entanglion")
+                                  == {"start_space": 4} for t in live), 10)
+    assert "sent" in room.driver.find_element("id", "sent").text
+    assert t2.game.state.options["start_space"] == 1  # the game in play keeps its rules
+    assert not room.other.box.session.config.room_rules  # another room's box never hears it
+    # The next game of a table in the menu starts on the room's difficulty.
+    t4 = room.boxes["t4"]
+    t4.press("OK")  # the "Room rules" notice read
+    assert eventually(lambda: t4.box.session.overlay is None, 5)
+    t4.press("OK")
+    assert eventually(lambda: t4.box.session.mode == "setup", 5)
+    assert t4.box.session.screen()["items"][t4.box.session.cursor] == "Hard: track at 3"
+    # Retained: a table that joins later gets them too.
+    late = room.box("r1", "late")
+    try:
+        assert eventually(lambda: late.box.session.config.room_rules.get("entanglion")
+                          == {"start_space": 4}, 10)
+    finally:
+        late.close()
+
+
+def test_a_broker_killed_mid_game_loses_no_record_and_each_shows_once(room):
+    players = [room.boxes[t] for t in ("t5", "t6", "t7")]
+    time.sleep(1.5)  # the broker has saved the room's session (autosave every second)
+    for b in players:
+        b.press("OK")  # the rules notice, read
+        b.play(1, pace=0.003)
+    assert eventually(lambda: all(b.box.session.mode == "game" for b in players), 10)
+    room.broker.kill()
+    assert eventually(lambda: all(b.finished for b in players), 20)
+    assert len(room.room.store) == 0
+    room.broker.start()
+    wanted = {(t, b.finished[0]) for t, b in zip(("t5", "t6", "t7"), players)}
+    assert eventually(lambda: {(d["table"], d["game_id"]) for d in room.room.store.digests()}
+                      == wanted, 15), room.room.store.digests()
+    for b in players:
+        b.link.poke()
+    assert eventually(lambda: all(b.link.outbox.pending() == 0 for b in players), 10)
+    assert len(room.room.store) == 3
+    assert eventually(lambda: "Entanglion" in room.driver.find_element("id", "report-body").text,
+                      5)
+    rows = room.driver.find_elements("css selector", "#report-body table.report")[0].text
+    assert "Entanglion 3" in rows.replace("\n", " ")  # played 3, each once
+
+
+def test_hostile_messages_cost_the_room_nothing(room, caplog):
+    from rig import Watcher
+
+    caplog.set_level(logging.WARNING, logger="companion.room.client")
+    before = room.room.link.refused
+    mallory = Watcher(room.broker.port, "mallory", topic="companion/r1/nothing-to-read")
+    try:
+        for topic, payload in [
+                ("companion/r1/t1/state", b"\xff not json"),
+                ("companion/r1/t1/state", b"[" * 50_000),
+                ("companion/r1/t1/state", json.dumps({"mode": "game", "game": "qno",
+                                                      "counts": "many"}).encode()),
+                ("companion/r1/t%20/state", b"{}"),
+                ("companion/r1/t1/record", json.dumps({"room": "r1", "table": "t2"}).encode()),
+                ("companion/r1/t1/state", b"{" * (2 * 1024 * 1024))]:  # over the room's limit
+            mallory.publish(topic, payload)
+        for n in range(2000):  # a flood
+            mallory.client.publish(f"companion/r1/f{n}/availability", b"garbage", qos=0)
+        mallory.publish("companion/r1/t1/availability", b"online")  # after the flood
+        assert eventually(lambda: room.room.link.refused - before >= 2004, 15)
+    finally:
+        mallory.close()
+    assert len([r for r in caplog.records if "message ignored" in r.message]) <= 2
+    assert room.room.tables.count() <= len(TABLES) + 1  # no table made of garbage
+    # The room still follows the boxes at once.
+    t8 = room.boxes["t8"]
+    t8.press("OK")  # the rules notice, read
+    assert eventually(lambda: t8.box.session.overlay is None, 5)
+    t8.press("OK")
+    assert eventually(lambda: "Setting up a game" in room.card("t8"), 5), room.card("t8")
