@@ -319,15 +319,31 @@ class RoomPage(Shown):
             env=child_env(), cwd=ROOT)
         line = read_line(self.proc, parse=False)
         address = line.split("open http://", 1)[1].split("/", 1)[0]
-        host, room_port = address.rsplit(":", 1)
         self.records_shown = 0
-        self.stream = socket.create_connection((host, int(room_port)), timeout=10)
-        # HTTP/1.0: the stream comes unchunked, events end at their blank line
-        self.stream.sendall(f"GET /events HTTP/1.0\r\nHost: {address}\r\n\r\n".encode())
+        self.bytes = 0  # all the stream sent (its head aside)
+        self.address = address
+        self.stream = self.open_stream()
         self.first = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()
         if not self.first.wait(10):
             raise AssertionError("the room page's stream sent nothing")
+
+    def open_stream(self) -> socket.socket:
+        host, port = self.address.rsplit(":", 1)
+        stream = socket.create_connection((host, int(port)), timeout=10)
+        # HTTP/1.0: the stream comes unchunked, events end at their blank line
+        stream.sendall(f"GET /events HTTP/1.0\r\nHost: {self.address}\r\n\r\n".encode())
+        return stream
+
+    def first_load(self) -> int:
+        """The bytes of a page's first message (every table), opened now."""
+        with self.open_stream() as stream:
+            buf = b""
+            while b"\ndata: " not in buf or not buf.endswith(b"\n\n"):
+                data = stream.recv(1 << 16)
+                assert data, "the room page's stream closed"
+                buf += data
+        return len(buf.split(b"\ndata: ", 1)[1])
 
     def _read(self) -> None:
         buf = b""
@@ -335,6 +351,7 @@ class RoomPage(Shown):
         while b"\r\n\r\n" not in buf:  # the response's head
             buf += self.stream.recv(1 << 16)
         buf = buf.split(b"\r\n\r\n", 1)[1]
+        self.bytes = len(buf)
         now = time.monotonic()
         while True:
             while b"\n\n" in buf:
@@ -344,6 +361,7 @@ class RoomPage(Shown):
             if not data:
                 return
             now = time.monotonic()
+            self.bytes += len(data)
             buf += data
 
     def _event(self, raw: bytes, now: float) -> None:
@@ -472,6 +490,7 @@ def run(boxes: int, args: argparse.Namespace) -> dict[str, Any]:
         connected = sum(read_line(c)["connected"] for c in children)
         assert connected == boxes, f"only {connected} of {boxes} boxes connected to the broker"
         sys0, broker0, room0 = meter.counters(), broker_cpu(broker), page.cpu()
+        stream0 = page.bytes
         go = time.monotonic() + 0.5
         for c in children:
             c.stdin.write(f"{go}\n")
@@ -483,6 +502,7 @@ def run(boxes: int, args: argparse.Namespace) -> dict[str, Any]:
             "a box's finished games were never acknowledged by the broker"
         latencies = caught_up(page, tables, "the room page")
         sys1, broker1, room1 = meter.counters(), broker_cpu(broker), page.cpu()
+        stream1 = page.bytes
         elapsed = time.monotonic() - go
         at_broker = caught_up(meter, tables, "a plain subscriber")
         records = check_records(page, meter, tables)
@@ -504,6 +524,7 @@ def run(boxes: int, args: argparse.Namespace) -> dict[str, Any]:
             "sent": sys1["messages/sent"] - sys0["messages/sent"],
             "publish_bytes": sys1["publish/bytes/received"] - sys0["publish/bytes/received"],
             "room_cpu": room1 - room0,
+            "stream_bytes": stream1 - stream0, "first_bytes": page.first_load(),
             "boxes_cpu": sum(r["cpu"] for r in results),
             "per_game": bytes_per_game(meter, tables), "records": records,
         }
@@ -621,6 +642,9 @@ def report(r: dict[str, Any]) -> None:
           f"{1e6 * r['broker_cpu'] / max(1, r['received']):.0f} us per message in")
     print(f"  room: {r['room_cpu']:.2f} s CPU ({100 * r['room_cpu'] / r['seconds']:.1f}% "
           f"of a core): {1e6 * r['room_cpu'] / max(1, r['received']):.0f} us per message")
+    print(f"  the room page's stream: {r['stream_bytes'] / r['seconds'] / 1000:.0f} KB/s "
+          f"(its first message, every table: {r['first_bytes'] / 1000:.1f} KB, "
+          f"{r['first_bytes'] / r['boxes'] / 1000:.2f} KB a table)")
     print(f"  boxes: {1000 * r['boxes_cpu'] / r['commands']:.2f} ms CPU per press or tap")
     for game, per in sorted(r["per_game"].items()):
         per = sorted(per)
