@@ -506,6 +506,7 @@ def run(boxes: int, args: argparse.Namespace) -> dict[str, Any]:
         elapsed = time.monotonic() - go
         at_broker = caught_up(meter, tables, "a plain subscriber")
         records = check_records(page, meter, tables)
+        first = page.first_load()  # the tables as they stand, the boxes still on
         for c in children:
             c.stdin.write("\n")
             c.stdin.flush()
@@ -524,7 +525,7 @@ def run(boxes: int, args: argparse.Namespace) -> dict[str, Any]:
             "sent": sys1["messages/sent"] - sys0["messages/sent"],
             "publish_bytes": sys1["publish/bytes/received"] - sys0["publish/bytes/received"],
             "room_cpu": room1 - room0,
-            "stream_bytes": stream1 - stream0, "first_bytes": page.first_load(),
+            "stream_bytes": stream1 - stream0, "first_bytes": first,
             "boxes_cpu": sum(r["cpu"] for r in results),
             "per_game": bytes_per_game(meter, tables), "records": records,
         }
