@@ -1,42 +1,42 @@
-"""A room of tables at scale: many boxes, one broker, one room page.
+"""A room of tables at scale: many boxes, one broker, one ``companion room``.
 
 A real Mosquitto on a free loopback port (each table its own user, an ACL pattern
-letting each write only its own topics), ``--boxes`` simulated boxes and the room's
-side. Each box is a real session (SQLite journal, a :class:`~companion.box.Box`
-drawing on luma's in-memory OLED, the daemon's event queue) with the real MQTT
-service (its reporter, on-disk outbox and client thread), and the auto-player
-playing Entanglion games dealt at random (random seeds and set-up choices), one
-press or tap every ``--pace`` seconds (jittered +-50%). The boxes run
-``--per-process`` to a child process: each box keeps its own session, MQTT client and
-thread, but the boxes of a process share one game thread, which takes their inputs
-in turn (a box's input is timed when that thread takes it, so waiting for the
-thread is not counted as latency, and the rate the boxes reached is printed).
+letting each write only its own topics; ``max_queued_messages`` raised to 10,000, see
+docs/design.md), ``--boxes`` simulated boxes, ``companion room`` in a process of its
+own, and a client on the room page's live stream (``GET /events``). Each box is a real
+session (SQLite journal, a :class:`~companion.box.Box` drawing on luma's in-memory
+OLED, the daemon's event queue) with the real MQTT service (its reporter, on-disk
+outbox, paho client and thread); the auto-player plays Entanglion, QNO or QLANET at
+random (random seeds, random Entanglion set-ups), a press or tap every ``--pace``
+seconds (jittered +-50%). ``--per-process`` boxes share a child process: each keeps its
+own session, MQTT client and thread, but they share the process's one game thread,
+which takes their inputs in turn (an input is timed when that thread takes it, so
+waiting for the thread is not latency; the pace the boxes kept is printed).
 
-The room's side is the stand-in a room page would subscribe with: one MQTT client on
-``companion/<room>/+/#``, as the room's user. A meter (another client, reading the
-broker's ``$SYS`` topics too) counts the bytes each table publishes.
+Each box stamps each input that begins a turn (CLOCK_MONOTONIC, shared by the
+processes) with (game id, turn number), which both the box's snapshot and the room's
+summary of it carry; it has reached the page when the page shows that table at or past
+it (a box sends only its newest snapshot, so a game's last turn may arrive as the menu
+after it). A meter (a plain MQTT client, reading the broker's ``$SYS`` too) times the
+same turns at the broker and counts each table's PUBLISH bytes. Printed:
 
-Each box stamps each game input it takes (CLOCK_MONOTONIC, shared by the processes)
-with the game's id and input count, which the table's snapshot carries; an input has
-reached the page when the page has a snapshot of that table at or past that count
-(a box sends only its newest snapshot: one overtaken while queued is never sent,
-and its inputs arrive with the next). Printed:
+- input on a box -> the room page, and -> a plain subscriber: median, p99, worst;
+- the broker's CPU (its thread's, from ``/proc``) per message it received; the room's
+  CPU per message; the boxes' CPU per press or tap;
+- bytes each table publishes per game, by game (from the game's start on the main menu
+  to the next's); the broker's ``$SYS`` count of publish bytes beside them;
+- the bytes of the room page's stream, and of its first message (every table);
+- records kept by the room / expected.
 
-- input on a box -> the room page: median, p99, worst;
-- the broker's CPU (``/proc/<pid>/stat``), per message it received; the room's CPU;
-  the boxes' CPU per press or tap;
-- bytes each table publishes per game (the meter's count of each PUBLISH packet, by
-  game; the broker's own ``$SYS`` count of publish bytes received beside it);
-- records delivered / expected: every game finished reached the room, once.
-
-The bench fails (exit 1) unless every box connected, every timed input reached the
-page, and every finished game's record reached the room exactly once after dedupe.
-With ``--max`` it runs 50, 100, 200, ... boxes until the p99 latency passes
-``--limit-ms`` or the boxes cannot keep their pace, and prints how many this
+The bench fails (exit 1) unless every box connected and stayed so, every timed turn
+reached the page in order, and every finished game's record was kept by the room
+exactly once (its store: one file per game) and counted on its page. With ``--max`` it
+runs 50, 100, 200, ... (at most 1,000) boxes until the page's p99 passes
+``--limit-ms`` or the boxes fall below 90% of their pace, and prints how many this
 machine held.
 
     python bench/room_scale.py [--boxes 50] [--pace 0.25] [--seconds 60] [--games 1]
-    python bench/room_scale.py --max [--limit-ms 1000]
+    python bench/room_scale.py --max [--pace 2 --seconds 45 --games 0] [--limit-ms 1000]
 """
 
 from __future__ import annotations
