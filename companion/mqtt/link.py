@@ -239,13 +239,15 @@ class Link:
         log.info("MQTT: connected to %s:%s as table %s of room %s", self.mqtt.host,
                  self.mqtt.port, self.mqtt.table, self.mqtt.room)
         self.connected = True
+        # Subscribed before saying "online": the room answers "online" with its rules,
+        # and the broker takes a client's packets in order.
+        client.subscribe(self.command_topic, qos=1)
         client.publish(self.availability_topic, b"online", qos=1, retain=True)
         # Looked up on each connection: the box's address is known once it reaches the
         # broker; an empty payload clears what an earlier run (with [web] on) left.
         client.publish(self.info_topic, self.info(), qos=1, retain=True)
         for topic, payload in self.extra:
             client.publish(topic, payload, qos=1, retain=True)
-        client.subscribe(self.command_topic, qos=1)
         with self._lock:  # the broker may have lost the retained state: send it again
             if self._state is None:
                 self._state = self._last_state

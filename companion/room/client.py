@@ -7,6 +7,12 @@ broker and arrive when it is back. paho's own thread reads; each message is chec
 :class:`~.tables.Tables` and refused with a log line at most every
 :data:`LOG_EVERY` seconds in a flood; the broker is asked (MQTT 5 Maximum Packet Size)
 never to send more than :data:`MAX_PACKET` bytes in one message.
+
+Rules: the broker keeps one retained command, the latest rules sent (one game's). So
+the room remembers every game's latest rules (in :data:`RULES_FILE`, for its own
+restarts) and sends them again, not retained, when a table comes online: a table that
+joins late starts every game on the room's rules, and a table that has them already
+takes them silently. Tables coming online together get one resend.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import logging
 import ssl
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable
 
 import paho.mqtt.client as paho
@@ -32,13 +39,22 @@ log = logging.getLogger(__name__)
 SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps the room's session while away
 MAX_PACKET = 1024 * 1024  # bytes: a record with its scenario is tens of KB
 LOG_EVERY = 10.0  # seconds between log lines about refused messages
+RULES_FILE = "rules.json"
+RESEND_AFTER = 2.0  # seconds: tables coming online within it get one resend of the rules
 
 
 class RoomLink:
-    def __init__(self, mqtt: Any, tables: Tables, clock: Callable[[], float] = time.monotonic):
+    """``folder``: where the room keeps :data:`RULES_FILE` (None: not kept)."""
+
+    def __init__(self, mqtt: Any, tables: Tables, folder: Path | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.mqtt = mqtt
         self.tables = tables
         self.clock = clock
+        self.rules_path = folder / RULES_FILE if folder is not None else None
+        self.rules = self._load_rules()  # game -> its latest rules sent
+        self._resend: threading.Timer | None = None
+        self._lock = threading.Lock()
         self.connected = threading.Event()
         self.refused = 0
         self._logged = 0
@@ -66,6 +82,9 @@ class RoomLink:
         return self
 
     def stop(self) -> None:
+        with self._lock:
+            if self._resend is not None:
+                self._resend.cancel()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -80,6 +99,53 @@ class RoomLink:
                                    retain=command.get("command") == "rules")
         if info.rc != paho.MQTT_ERR_SUCCESS:
             raise OSError(f"the broker is not reachable now ({paho.error_string(info.rc)})")
+        if command["command"] == "rules":
+            with self._lock:
+                self.rules.setdefault(command["game"], {}).update(command["rules"])
+            self._save_rules()
+
+    def _load_rules(self) -> dict[str, dict[str, Any]]:
+        if self.rules_path is None or not self.rules_path.exists():
+            return {}
+        kept = {}
+        try:
+            for game, rules in json.loads(self.rules_path.read_text(encoding="utf-8")).items():
+                commands.parse(json.dumps({"command": "rules", "game": game,
+                                           "rules": rules}).encode())
+                kept[game] = rules
+        except (OSError, ValueError, AttributeError) as exc:  # Refused is a ValueError
+            log.error("room: %s cannot be read (%s): the rules sent before are not sent "
+                      "again to tables that join", self.rules_path, exc)
+        return kept
+
+    def _save_rules(self) -> None:
+        if self.rules_path is None:
+            return
+        with self._lock:
+            text = json.dumps(self.rules, sort_keys=True)
+        try:
+            tmp = self.rules_path.with_suffix(".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(self.rules_path)
+        except OSError as exc:
+            log.error("room: the rules are not kept in %s (%s)", self.rules_path, exc)
+
+    def _table_joined(self) -> None:
+        with self._lock:
+            if self._resend is None and self.rules:
+                self._resend = threading.Timer(RESEND_AFTER, self._send_rules_again)
+                self._resend.daemon = True
+                self._resend.start()
+
+    def _send_rules_again(self) -> None:
+        with self._lock:
+            self._resend = None
+            rules = dict(self.rules)
+        for game, chosen in sorted(rules.items()):
+            payload = json.dumps({"command": "rules", "game": game, "rules": chosen},
+                                 separators=(",", ":")).encode()
+            # Not retained: the retained one stays the latest the teacher sent.
+            self.client.publish(topics.command(self.mqtt.room), payload, qos=1)
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                     properties: Any) -> None:
@@ -97,6 +163,9 @@ class RoomLink:
             return  # the room's own commands (retained rules come back on subscribing)
         try:
             self.tables.take(message.topic, message.payload, bool(message.retain))
+            if message.topic.endswith("/availability") and message.payload == b"online" \
+                    and not message.retain:  # a table has just connected
+                self._table_joined()
         except Refused as why:
             self._refuse(str(why))
         except Exception:  # noqa: BLE001 - one bad message never stops the room

@@ -12,8 +12,7 @@ which are public anyway, but never send the tables a command.
 ``/events`` is a server-sent event stream: first ``data:`` with every table, then an
 ``event: table`` per table that changed (the newest view only, never a backlog; its
 board only when the board changed) and an ``event: records`` when a finished game
-arrived. A stream that does not take its messages within :data:`SLOW_CLIENT` seconds
-is dropped.
+arrived; bounded as the box's stream is (:class:`companion.web.server.Stream`).
 """
 
 from __future__ import annotations
@@ -23,12 +22,10 @@ import gzip
 import hmac
 import json
 import secrets
-import socket
 from importlib import resources
 from typing import Any
 
 import tornado.httpserver
-import tornado.iostream
 import tornado.netutil
 import tornado.web
 
@@ -36,14 +33,11 @@ from .. import i18n
 from ..mqtt.commands import Refused as CommandRefused
 from ..web import svg
 from ..web.handler import Handler
-from ..web.server import CSRF_COOKIE, LoopServer, _Bucket, _Post, page_catalog
+from ..web.server import CSRF_COOKIE, LoopServer, Stream, _Bucket, _Post, page_catalog
 from . import report
 from .tables import STALE_AFTER
 
 KEY_COOKIE = "companion_room_key"
-MAX_STREAMS = 64  # the teacher's laptop, a projector, a few helpers' phones
-SLOW_CLIENT = 5.0  # seconds a stream may take to accept a message
-HEARTBEAT = 15.0
 COMMAND_RATE, COMMAND_BURST = 1.0, 10  # commands per second per client
 ASSETS = {name: (resources.files(__package__) / "assets" / name).read_bytes()
           for name in ("room.html", "room.js", "room.css")}
@@ -128,61 +122,38 @@ class _Tables(_Room):
         self.send(_json(self.server.everything()[1]))
 
 
-class _Events(_Room):
-    async def get(self) -> None:
+class _Events(Stream, _Room):
+    """Every table first, then each table that changed, and the records' count."""
+
+    def initialize(self, server: Any) -> None:
+        super().initialize(server)
+        self.sent: dict[str, tuple[int, str | None]] = {}  # table -> (version, board key)
+        self.records: tuple[int, int] | None = None  # (records, analysed) this stream knows
+
+    def changed(self) -> asyncio.Event:
+        return self.server.changed
+
+    def next_message(self) -> bytes:
         s = self.server
-        self.set_header("Content-Type", "text/event-stream")
-        self.set_header("Cache-Control", "no-store")
-        if s.streams >= MAX_STREAMS:
-            self.finish('retry: 60000\nevent: full\ndata: {}\n\n')
-            return
-        s.streams += 1
-        try:
-            sock = self.request.connection.stream.socket
-            if sock is None:
-                return
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
-            sent: dict[str, tuple[int, str | None]] = {}  # table -> (version, board key)
-            records: tuple[int, int] | None = None
-            self.write("retry: 1000\n\n")
-            while not s.stopping:
-                waiting = s.changed  # taken first: a change after it wakes us
-                version, tables = s.tables.views()
-                views = []
-                for table_version, v in tables:
-                    had = sent.get(v["name"])
-                    if had is None or had[0] != table_version:
-                        view, drawn = s.view(v, had[1] if had else None)
-                        sent[v["name"]] = (table_version, drawn)
-                        views.append(view)
-                count = (len(s.store), len(s.analyses()))
-                if records is None:
-                    message = b"data: " + _json({"tables": views, "records": count[0],
-                                                 "version": version}) + b"\n\n"
-                else:
-                    message = b"".join(b"event: table\ndata: " + _json(
-                        {**view, "version": version}) + b"\n\n" for view in views)
-                    if count != records:
-                        message += b"event: records\ndata: " + _json(
-                            {"records": count[0], "analysed": count[1]}) + b"\n\n"
-                records = count
-                if message:
-                    self.write(message)
-                else:
-                    try:
-                        await asyncio.wait_for(waiting.wait(), HEARTBEAT)
-                        continue
-                    except asyncio.TimeoutError:
-                        self.write(": keep-alive\n\n")
-                try:
-                    await asyncio.wait_for(self.flush(), SLOW_CLIENT)
-                except asyncio.TimeoutError:
-                    self.request.connection.close()
-                    return
-        except tornado.iostream.StreamClosedError:
-            return
-        finally:
-            s.streams -= 1
+        version, tables = s.tables.views()
+        views = []
+        for table_version, v in tables:
+            had = self.sent.get(v["name"])
+            if had is None or had[0] != table_version:
+                view, drawn = s.view(v, had[1] if had else None)
+                self.sent[v["name"]] = (table_version, drawn)
+                views.append(view)
+        count = (len(s.store), len(s.analyses()))
+        previous, self.records = self.records, count
+        if previous is None:
+            return b"data: " + _json({"tables": views, "records": count[0],
+                                      "version": version}) + b"\n\n"
+        message = b"".join(b"event: table\ndata: " + _json({**view, "version": version})
+                           + b"\n\n" for view in views)
+        if count != previous:
+            message += b"event: records\ndata: " + _json(
+                {"records": count[0], "analysed": count[1]}) + b"\n\n"
+        return message
 
 
 def _json(data: Any) -> bytes:

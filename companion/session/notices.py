@@ -85,7 +85,12 @@ class Notices:
             from ..games.common import ui_for
 
             ui = ui_for(command.game)
-            self.config.room_rules.setdefault(command.game, {}).update(command.rules)
+            known = self.config.room_rules.setdefault(command.game, {})
+            if all(known.get(key) == value for key, value in command.rules):
+                # The room sends its rules again when a table joins: no news here.
+                log.info("room command: %s (in force already)", command)
+                return
+            known.update(command.rules)
             steps = {step.key: step for step in ui.SETUP_STEPS}
             lines = [_(label) for key, value in command.rules
                      for label, choice in steps[key].choices if choice == value]

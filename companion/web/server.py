@@ -396,36 +396,49 @@ class _Qasm(Handler):
         self.finish(snap["qasm"])
 
 
-class _Events(Handler):
-    """Server-sent events: a ``data:`` line with the whole snapshot first, then an
-    ``event: patch`` per change (the whole again after a skipped version); ``retry``
-    makes the browser reconnect by itself within a second when the box restarts. Past
-    :data:`MAX_STREAMS`, one ``event: full`` says so and the page retries later."""
+class Stream(Handler):
+    """A stream of server-sent events, as both pages send them: at most
+    :data:`MAX_STREAMS` (past them one ``event: full`` says so and the page retries
+    later), ``retry`` so the browser reconnects by itself within a second, the newest
+    message only (never a backlog), a keep-alive comment every :data:`HEARTBEAT`
+    seconds, and a client that does not take a message within :data:`SLOW_CLIENT`
+    seconds dropped. A subclass says what the next message is."""
+
+    def changed(self) -> asyncio.Event:
+        """The event set at the next change (taken before :meth:`next_message`)."""
+        raise NotImplementedError
+
+    def next_message(self) -> bytes:
+        """What brings this stream up to date (b"": it is)."""
+        raise NotImplementedError
+
+    async def opened(self) -> None:
+        """Once the stream is counted, before its first message."""
+
+    def closed(self) -> None:
+        """When the stream ends, however."""
 
     async def get(self) -> None:
         s = self.server
         self.set_header("Content-Type", "text/event-stream")
         self.set_header("Cache-Control", "no-store")
         if s.streams >= MAX_STREAMS:
-            log.info("a page was told the box is full (%d pages open)", s.streams)
+            log.info("a page was told the server is full (%d pages open)", s.streams)
             self.finish(f"retry: {FULL_RETRY}\nevent: full\ndata: "
                         f'{{"pages":{s.streams}}}\n\n')
             return
         s.streams += 1
-        s.publisher.watch()
         try:
+            await self.opened()
             sock = self.request.connection.stream.socket
             if sock is None:  # the door closed it to make room before we ran
                 return
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SNDBUF)
             self.write("retry: 1000\n\n")
-            await s.fresh()
-            sent = -1
             while not s.stopping:
-                waiting = s.feed.changed  # taken first: a publish after it wakes us
-                version, message = s.feed.message(sent)
-                if version != sent:
-                    sent = version
+                waiting = self.changed()  # taken first: a change after it wakes us
+                message = self.next_message()
+                if message:
                     self.write(message)
                 else:
                     try:
@@ -443,7 +456,31 @@ class _Events(Handler):
             return
         finally:
             s.streams -= 1
-            s.publisher.unwatch()
+            self.closed()
+
+
+class _Events(Stream):
+    """The box's snapshots: a ``data:`` line with the whole snapshot first, then an
+    ``event: patch`` per change (the whole again after a skipped version)."""
+
+    sent = -1  # the version this stream has
+
+    async def opened(self) -> None:
+        self.server.publisher.watch()
+        await self.server.fresh()
+
+    def closed(self) -> None:
+        self.server.publisher.unwatch()
+
+    def changed(self) -> asyncio.Event:
+        return self.server.feed.changed
+
+    def next_message(self) -> bytes:
+        version, message = self.server.feed.message(self.sent)
+        if version == self.sent:
+            return b""
+        self.sent = version
+        return message
 
 
 class _Post(Handler):

@@ -55,3 +55,19 @@ def test_a_message_and_a_pause_show_on_the_oled_and_ok_goes_on(tmp_path):
     assert s.screen()["title"] == "Pause"
     sim.box.handle(Press("OK"))
     assert s.overlay is None and len(s.game.inputs) == inputs  # dismissing plays nothing
+
+
+def test_rules_already_in_force_are_taken_silently(tmp_path):
+    """The room sends its rules again when a table joins: a table that has them is not
+    shown them a second time; a change is shown."""
+    sim = make_sim(tmp_path, 3)
+    s = sim.box.session
+    rules = RoomCommand("rules", game="entanglion", rules=(("start_space", 4),))
+    sim.box.handle(rules)
+    assert s.screen()["title"] == "Room rules"
+    sim.box.handle(Press("OK"))
+    sim.box.handle(rules)
+    assert s.overlay is None
+    sim.box.handle(RoomCommand("rules", game="entanglion", rules=(("start_space", 2),)))
+    assert s.screen()["title"] == "Room rules"
+    assert s.config.room_rules == {"entanglion": {"start_space": 2}}

@@ -4,6 +4,7 @@ once on disk, a damaged record costing itself only, and the report they make."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -202,3 +203,45 @@ def test_the_room_analyses_a_record_within_its_budget(tmp_path):
     assert found is None or (found["played"] != found["best"] and 0 < found["cost"] <= 100)
     # Kept: a restarted room does not analyse it again.
     assert report.Analyst(kept, tmp_path).analyses() == analyst.analyses()
+
+
+def test_the_rooms_rules_are_kept_for_its_restarts_and_a_bad_file_is_named(tmp_path, caplog):
+    from companion.config import MqttConfig
+    from companion.room.client import RULES_FILE, RoomLink
+
+    mqtt = MqttConfig(enabled=True, room="r1")
+    tables = Tables("r1", on_record=lambda r: True)
+    link = RoomLink(mqtt, tables, tmp_path)
+    sent = []
+    link.connected.set()  # as if connected, with a client that only records the publish
+    link.client.publish = lambda topic, payload, qos, retain: sent.append(retain) or \
+        SimpleNamespace(rc=0)
+    link.send({"command": "rules", "game": "qno", "rules": {"players": 3}})
+    link.send({"command": "rules", "game": "qno", "rules": {"hands": "honour"}})
+    assert sent == [True, True]  # rules are retained
+    assert RoomLink(mqtt, tables, tmp_path).rules == {"qno": {"players": 3, "hands": "honour"}}
+    (tmp_path / RULES_FILE).write_text('{"qno": {"players": 99}}')
+    assert RoomLink(mqtt, tables, tmp_path).rules == {}
+    assert f"{tmp_path / RULES_FILE} cannot be read" in caplog.text
+
+
+@pytest.mark.parametrize("game,fields", [("qno", ("counts", "top")),
+                                         ("qlanet", ("costs", "hand_sizes", "deck_size"))])
+def test_a_card_games_table_shows_its_own_summary(tmp_path, game, fields):
+    from web_rig import make_sim
+
+    from companion.autoplay import AutoPlayer
+    from companion.web import snapshot
+
+    sim = make_sim(tmp_path, 3)
+    player = AutoPlayer(3, game=game)
+    for _ in range(2000):  # into the game (past its deal) and a few turns on
+        g = sim.box.session.game if sim.box.session.mode == "game" else None
+        if g is not None and g.state.status == "playing" and g.state.turn_number > 1:
+            break
+        sim.run(player.next_command(sim.box.session))
+    state = tables_mod.summary(snapshot.build(sim.box.session))
+    assert state["game"] == game and state["status"] == "playing"
+    assert isinstance(state["turn"]["player"], int)
+    for field in fields:
+        assert state[field] is not None, field

@@ -2,14 +2,16 @@
 Chromium: the page follows every table, its rules reach each box's next game, a broker
 killed mid-game loses no record, and hostile messages cost the room nothing.
 
-One broker, one room and one browser serve the whole module (the boxes too), so the
-tests run in order and each leaves the boxes as the next expects."""
+One broker, one room and one browser serve the whole module (the boxes too); each test
+uses boxes of its own, so the tests hold in any order and split over xdist's workers
+(each worker then makes its own room)."""
 
 from __future__ import annotations
 
 import json
 import logging
 import time
+from typing import Any
 
 import pytest
 
@@ -72,6 +74,25 @@ class Room:
             "const e = document.getElementById(arguments[0]); return e ? e.innerText : ''",
             f"table-{table}")
 
+    def to_menu(self, table: str) -> SimBox:
+        """The box with no notice on its screen (another test's rules may have left one)."""
+        box = self.boxes[table]
+        for _ in range(5):  # each OK reads one notice
+            shown = box.box.session.overlay
+            if shown is None:
+                break
+            box.press("OK")
+            assert eventually(lambda: box.box.session.overlay is not shown, 5)
+        assert box.box.session.overlay is None
+        return box
+
+    def start_game(self, table: str) -> Any:
+        box = self.to_menu(table)
+        for _ in range(4):  # the main menu and the three set-up steps: the game begins
+            box.press("OK")
+        assert eventually(lambda: box.box.session.mode == "game", 5)
+        return box.box.session
+
     def close(self):
         browser.quit(self.driver)
         self.room.stop()
@@ -97,18 +118,17 @@ def test_the_page_follows_every_table_live(room):
     assert eventually(lambda: all(room.card(t) for t in TABLES), 15), \
         [t for t in TABLES if not room.card(t)]
     assert not room.card("other")  # another room's table
-    assert "In the menu" in room.card("t3")
+    room.to_menu("t3")
+    assert eventually(lambda: "In the menu" in room.card("t3"), 5), room.card("t3")
     room.boxes["t3"].press("OK")  # an input on the box: into the set-up
     assert eventually(lambda: "Setting up a game" in room.card("t3"), 5), room.card("t3")
     link = room.driver.execute_script(
         "const a = document.querySelector('#table-t1 h3 a'); return [a.href, a.rel]")
     assert link == [WEB, "noopener noreferrer"]
-    for _ in range(4):  # t2: the three set-up steps and the game begins
-        room.boxes["t2"].press("OK")
+    room.start_game("t2")
     assert eventually(lambda: "Entanglion: playing" in room.card("t2")
                       and "Detection: space 1" in room.card("t2"), 5), room.card("t2")
     assert room.driver.find_elements("css selector", "#table-t2 svg.board")
-    room.boxes["t2"].press("OK")  # not before the board shows the game: it stays in it
     room.boxes["t10"].close()  # a clean stop says "offline"
     assert eventually(lambda: "offline" in room.card("t10"), 5), room.card("t10")
     assert "offline" in room.driver.execute_script(
@@ -118,56 +138,65 @@ def test_the_page_follows_every_table_live(room):
 def test_rules_from_the_page_reach_each_boxs_next_game_only(room):
     from selenium.webdriver.support.ui import Select
 
-    t2 = room.boxes["t2"].box.session
-    assert t2.mode == "game" and t2.game.state.options["start_space"] == 1
+    t4 = room.start_game("t4")
+    assert t4.game.state.options["start_space"] == 1
     Select(room.driver.find_element("id", "rules-game")).select_by_value("entanglion")
     Select(room.driver.find_element("css selector", '#rules-steps select[data-key="start_space"]')
            ).select_by_visible_text("Hard: track at 3")
     room.driver.find_element("css selector", "#rules-form button[type=submit]").click()
-    live = TABLES[:-1]  # t10 is offline
+    live = [t for t in TABLES if room.boxes[t].link.connected]
+    assert len(live) >= 9
     assert eventually(lambda: all(room.boxes[t].box.session.config.room_rules.get("entanglion")
                                   == {"start_space": 4} for t in live), 10)
     assert "sent" in room.driver.find_element("id", "sent").text
-    assert t2.game.state.options["start_space"] == 1  # the game in play keeps its rules
+    assert t4.game.state.options["start_space"] == 1  # the game in play keeps its rules
     assert not room.other.box.session.config.room_rules  # another room's box never hears it
     # The next game of a table in the menu starts on the room's difficulty.
-    t4 = room.boxes["t4"]
-    t4.press("OK")  # the "Room rules" notice read
-    assert eventually(lambda: t4.box.session.overlay is None, 5)
-    t4.press("OK")
-    assert eventually(lambda: t4.box.session.mode == "setup", 5)
-    assert t4.box.session.screen()["items"][t4.box.session.cursor] == "Hard: track at 3"
-    # Retained: a table that joins later gets them too.
+    t5 = room.to_menu("t5")
+    t5.press("OK")
+    assert eventually(lambda: t5.box.session.mode == "setup", 5)
+    assert t5.box.session.screen()["items"][t5.box.session.cursor] == "Hard: track at 3"
+    # Rules for a second game: the broker retains one command, this one.
+    Select(room.driver.find_element("id", "rules-game")).select_by_value("qno")
+    Select(room.driver.find_element("css selector", '#rules-steps select[data-key="players"]')
+           ).select_by_visible_text("4 players")
+    room.driver.find_element("css selector", "#rules-form button[type=submit]").click()
+    assert eventually(lambda: room.boxes["t3"].box.session.config.room_rules.get("qno")
+                      == {"players": 4}, 10)
+    # A table that joins later gets every game's rules: the retained one from the broker,
+    # the others sent again by the room when it says it is online.
     late = room.box("r1", "late")
     try:
-        assert eventually(lambda: late.box.session.config.room_rules.get("entanglion")
-                          == {"start_space": 4}, 10)
+        assert eventually(lambda: late.box.session.config.room_rules
+                          == {"entanglion": {"start_space": 4}, "qno": {"players": 4}}, 10)
     finally:
         late.close()
 
 
+def records(room) -> set[tuple[str, int]]:
+    return {(d["table"], d["game_id"]) for d in room.room.store.digests()}
+
+
 def test_a_broker_killed_mid_game_loses_no_record_and_each_shows_once(room):
-    players = [room.boxes[t] for t in ("t5", "t6", "t7")]
+    names = ("t6", "t7", "t8")
+    players = [room.to_menu(t) for t in names]
+    had = records(room)
     time.sleep(1.5)  # the broker has saved the room's session (autosave every second)
     for b in players:
-        b.press("OK")  # the rules notice, read
         b.play(1, pace=0.003)
     assert eventually(lambda: all(b.box.session.mode == "game" for b in players), 10)
     room.broker.kill()
     assert eventually(lambda: all(b.finished for b in players), 20)
-    assert len(room.room.store) == 0
+    assert records(room) == had
     room.broker.start()
-    wanted = {(t, b.finished[0]) for t, b in zip(("t5", "t6", "t7"), players)}
-    assert eventually(lambda: {(d["table"], d["game_id"]) for d in room.room.store.digests()}
-                      == wanted, 15), room.room.store.digests()
-    for b in players:
-        b.link.poke()
+    wanted = had | {(t, b.finished[0]) for t, b in zip(names, players)}
+    assert eventually(lambda: records(room) == wanted, 15), records(room)
     assert eventually(lambda: all(b.link.outbox.pending() == 0 for b in players), 10)
-    assert len(room.room.store) == 3
-    assert eventually(lambda: "Entanglion" in room.driver.find_element("id", "report-body").text,
-                      5)
-    rows = room.driver.find_elements("css selector", "#report-body table.report")[0].text
-    assert "Entanglion 3" in rows.replace("\n", " ")  # played 3, each once
+    assert records(room) == wanted and len(room.room.store) == len(wanted)  # each once
+    played = sum(1 for d in room.room.store.digests() if d["game"] == "entanglion")
+    assert eventually(lambda: f"Entanglion {played}" in room.driver.execute_script(
+        "const t = document.querySelector('#report-body table.report');"
+        "return t ? t.innerText.replace(/\\s+/g, ' ') : ''"), 5)
 
 
 def test_hostile_messages_cost_the_room_nothing(room, caplog):
@@ -195,8 +224,21 @@ def test_hostile_messages_cost_the_room_nothing(room, caplog):
     assert len([r for r in caplog.records if "message ignored" in r.message]) <= 2
     assert room.room.tables.count() <= len(TABLES) + 1  # no table made of garbage
     # The room still follows the boxes at once.
-    t8 = room.boxes["t8"]
-    t8.press("OK")  # the rules notice, read
-    assert eventually(lambda: t8.box.session.overlay is None, 5)
-    t8.press("OK")
-    assert eventually(lambda: "Setting up a game" in room.card("t8"), 5), room.card("t8")
+    t9 = room.to_menu("t9")
+    t9.press("OK")
+    assert eventually(lambda: "Setting up a game" in room.card("t9"), 5), room.card("t9")
+
+
+def test_a_room_away_misses_no_record_and_keeps_its_own(room):
+    """Its persistent session: a game that ends while the room is stopped reaches it when
+    it is back; the games it had are still in its store."""
+    from companion import room as room_mod
+
+    had = records(room)
+    mqtt = room.room.link.mqtt
+    room.room.stop()
+    t1 = room.to_menu("t1")
+    t1.play(1)
+    assert eventually(lambda: t1.finished and t1.link.outbox.pending() == 0, 20)
+    room.room = room_mod.start(mqtt, room.folder / "room-state", analyse=False)
+    assert eventually(lambda: records(room) == had | {("t1", t1.finished[0])}, 10)

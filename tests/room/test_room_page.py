@@ -128,3 +128,18 @@ def test_the_stream_sends_every_table_then_each_change(page):
     assert event == "table" and change["name"] == "t2" and change["state"]["mode"] == "menu"
     assert change["version"] > first["version"]
     conn.close()
+
+
+def test_the_page_speaks_the_rooms_language(page):
+    from companion import i18n
+
+    server, _, _ = page
+    i18n.set_language("pl")
+    try:
+        catalog = json.loads(ask(server, "GET", "/catalog.json")[1])
+        setup = json.loads(ask(server, "GET", "/setup")[1])
+    finally:
+        i18n.set_language("en")
+    assert catalog["language"] == "pl" and catalog["messages"]["core"]["Tables"] == "Stoły"
+    step = setup["games"][0]["steps"][0]
+    assert step["key"] == "start_space" and step["title"] != "Difficulty"

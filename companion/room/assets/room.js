@@ -112,9 +112,10 @@ function tableCard(name) {
   line(fmt(_("{game}: {status}"), {game: title(s.game), status}), "status");
   const turn = s.turn || {};
   if (s.status === "playing" && turn.player !== null && turn.player !== undefined) {
-    // Translators: a QNO or QLANET player on the room's page (numbered from 1).
-    const who = typeof turn.player === "number" ? fmt(_("Player {n}"), {n: turn.player + 1})
-      : turn.player.charAt(0).toUpperCase() + turn.player.slice(1);
+    // A player, a camp or a ship, as the table's own page names them.
+    const who = s.game === "qno" ? fmt(_("Player {player}"), {player: turn.player})
+      : s.game === "qlanet" ? fmt(_("Camp {camp}"), {camp: turn.player})
+        : turn.player.charAt(0).toUpperCase() + turn.player.slice(1);
     // Translators: whose turn it is at a table, on the room's page.
     line(fmt(_("Turn {n}: {player}"), {n: turn.number ?? "?", player: who}), "turn");
   }
