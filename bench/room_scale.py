@@ -49,6 +49,7 @@ import json
 import math
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -477,6 +478,7 @@ def run(boxes: int, args: argparse.Namespace) -> dict[str, Any]:
                     settings=("sys_interval 1", "max_queued_messages 10000")).start()
     children: list[subprocess.Popen] = []
     page = meter = None
+    done = False
     try:
         meter = Meter(broker.port)
         page = RoomPage(work, broker.port, args.analysis)
@@ -514,6 +516,7 @@ def run(boxes: int, args: argparse.Namespace) -> dict[str, Any]:
             c.stdin.flush()
         for c in children:
             c.wait(60)
+        done = True
         commands = sum(t["commands"] for t in tables.values())
         # the pace kept: presses and taps made / asked, each box while it played
         asked = sum(t["busy"] for t in tables.values()) / args.pace if args.pace else commands
@@ -540,6 +543,10 @@ def run(boxes: int, args: argparse.Namespace) -> dict[str, Any]:
             if client is not None:
                 client.close()
         broker.kill()
+        if done:
+            shutil.rmtree(work, ignore_errors=True)
+        else:  # the boxes', room's and broker's logs, for the failure
+            print(f"(logs in {work})", flush=True)
 
 
 def broker_cpu(broker: Any) -> float:
