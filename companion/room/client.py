@@ -116,6 +116,7 @@ class RoomLink:
         except (OSError, ValueError, AttributeError) as exc:  # Refused is a ValueError
             log.error("room: %s cannot be read (%s): the rules sent before are not sent "
                       "again to tables that join", self.rules_path, exc)
+            return {}
         return kept
 
     def _save_rules(self) -> None:

@@ -102,6 +102,7 @@ def summary(snap: Any) -> dict[str, Any]:
 
 def _entanglion(snap: dict[str, Any]) -> dict[str, Any]:
     from ..games.entanglion.board import PLANETS, SHIPS
+    from ..games.entanglion.cards import COMPONENTS
 
     ships = snap.get("ships") if isinstance(snap.get("ships"), dict) else {}
     comps = snap.get("components") if isinstance(snap.get("components"), dict) else {}
@@ -111,7 +112,8 @@ def _entanglion(snap: dict[str, Any]) -> dict[str, Any]:
                  if isinstance(comps.get(s), list) and len(comps[s]) <= 8)
     return {
         "ships": {s: ships[s] for s in SHIPS if ships.get(s) in PLANETS},
-        "planets": {p: c for p, c in planets.items() if p in PLANETS and _word(c)},
+        # Names the game has only: the board drawing puts them in the page's markup.
+        "planets": {p: c for p, c in planets.items() if p in PLANETS and c in COMPONENTS},
         "detection": _int(detection.get("space"), 0, 20),
         "aboard": min(aboard, 8),
     }

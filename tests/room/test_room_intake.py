@@ -88,7 +88,9 @@ def test_wrong_types_inside_a_state_are_left_out_never_raised(room):
     tables, _ = room
     hostile = {"mode": "game", "game": "entanglion", "game_id": "7", "status": 3,
                "turn": [1], "ships": {"mercurial": "<script>", "rubicon": {"x": 1}},
-               "components": {"planets": {"|0>": 5, "nowhere": "x"}, "mercurial": "abc"},
+               "components": {"planets": {"|0>": 5, "nowhere": "x",
+                                          "|1>": '"><img src=x onerror=alert(1)>'},
+                              "mercurial": "abc"},
                "detection": {"space": 10 ** 9}, "winners": ["a" * 100]}
     assert tables.take("companion/r1/t1/state", json.dumps(hostile).encode())
     state = tables.views()[1][0][1]["state"]
