@@ -1,6 +1,7 @@
 """A real Mosquitto on a free loopback port for the tests: users in a password file,
 an ACL file (each table writes only its own topics and reads its room's commands),
-optionally a TLS listener with a throwaway CA made by the openssl command."""
+optionally a TLS listener with a throwaway CA made by the openssl command. The room
+bench (bench/room_scale.py) starts it with its own users, ACL and settings."""
 
 from __future__ import annotations
 
@@ -56,18 +57,19 @@ def free_port() -> int:
 
 
 class Broker:
-    def __init__(self, folder: Path, tls: bool = False):
+    def __init__(self, folder: Path, tls: bool = False, users: dict[str, str] | None = None,
+                 acl: str = ACL, settings: tuple[str, ...] = ()):
         self.folder = folder
         self.port = free_port()
         self.tls_port = free_port() if tls else None
         self.passwords = folder / "passwd"
         self.proc: subprocess.Popen | None = None
-        self.write_passwords(USERS)
-        (folder / "acl").write_text(ACL)
+        self.write_passwords(USERS if users is None else users)
+        (folder / "acl").write_text(acl)
         lines = ["per_listener_settings false", "allow_anonymous false",
                  f"password_file {self.passwords}", f"acl_file {folder / 'acl'}",
                  "persistence false", "log_dest stderr", "log_type error",
-                 "log_type warning", f"listener {self.port} 127.0.0.1"]
+                 "log_type warning", *settings, f"listener {self.port} 127.0.0.1"]
         if os.geteuid() == 0:
             lines.insert(0, "user root")  # as root it would drop to "mosquitto" and not read these
         if tls:
@@ -77,11 +79,11 @@ class Broker:
         (folder / "mosquitto.conf").write_text("\n".join(lines) + "\n")
 
     def write_passwords(self, users: dict[str, str]) -> None:
-        self.passwords.write_text("")
-        for user, password in users.items():
-            subprocess.run(["mosquitto_passwd", "-b", str(self.passwords), user, password],
-                           check=True, capture_output=True)
+        # In plain text, then hashed in place by one run (a thousand tables: one process)
+        self.passwords.write_text("".join(f"{u}:{p}\n" for u, p in users.items()))
         os.chmod(self.passwords, 0o600)
+        subprocess.run(["mosquitto_passwd", "-U", str(self.passwords)], check=True,
+                       capture_output=True)
 
     def start(self) -> Broker:
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")],
