@@ -129,13 +129,15 @@ class _Events(Stream, _Room):
         super().initialize(server)
         self.sent: dict[str, tuple[int, str | None]] = {}  # table -> (version, board key)
         self.records: tuple[int, int] | None = None  # (records, analysed) this stream knows
+        self.seen = 0  # the room's version this stream has sent
 
     def changed(self) -> asyncio.Event:
         return self.server.changed
 
     def next_message(self) -> bytes:
         s = self.server
-        version, tables = s.tables.views()
+        version, tables = s.tables.views(self.seen)
+        self.seen = version
         views = []
         for table_version, v in tables:
             had = self.sent.get(v["name"])

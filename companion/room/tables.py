@@ -245,12 +245,15 @@ class Tables:
         for wake in list(self._listeners):
             wake()
 
-    def views(self) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
-        """(the room's version, [(table's version, its view)] by name)."""
+    def views(self, since: int = 0) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
+        """(the room's version, [(table's version, its view)] by name) of the tables
+        changed after the room's version ``since`` (0: every table). A stream asks only
+        for what changed since its last message, so a change costs the same with ten
+        tables or a thousand."""
         now, wall = self.clock(), self.wall()
         with self._lock:
-            return self.version, [(t.version, t.view(now, wall))
-                                  for _, t in sorted(self._tables.items())]
+            changed = sorted((n, t) for n, t in self._tables.items() if t.version > since)
+            return self.version, [(t.version, t.view(now, wall)) for _, t in changed]
 
     def count(self) -> int:
         with self._lock:

@@ -111,6 +111,20 @@ def test_the_number_of_tables_is_bounded_and_an_offline_one_makes_room(room, mon
     assert [v["name"] for _, v in tables.views()[1]] == ["late", "t0", "t2"]
 
 
+def test_a_stream_is_handed_only_the_tables_changed_since_its_last_message(room):
+    tables, _ = room
+    for n in range(3):
+        tables.take(f"companion/r1/t{n}/availability", b"online")
+    seen, everything = tables.views()
+    assert len(everything) == 3
+    tables.take("companion/r1/t1/state", b'{"mode": "menu"}')
+    now, changed = tables.views(seen)
+    assert [v["name"] for _, v in changed] == ["t1"] and now > seen
+    assert tables.views(now)[1] == []
+    tables.take("companion/r1/t1/state", b'{"mode": "menu"}')  # the same again: no change
+    assert tables.views(now) == (now, [])
+
+
 def test_records_are_kept_once_on_disk_and_survive_a_restart(tmp_path, room):
     tables, kept = room
     payload = json.dumps(record()).encode()
