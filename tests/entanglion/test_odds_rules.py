@@ -124,3 +124,27 @@ def test_a_navigation_with_full_control_discards_the_card_played_before_reshuffl
     o = odds.action_odds(g, {"player": M, "do": "navigate", "card": "X"})
     assert o.probe == 1 - Fraction(5, 8) * (1 - Fraction(1, 11) * Fraction(3, 8))
 
+
+
+def test_a_probe_drawn_last_is_reshuffled_and_may_come_again_before_the_check():
+    """Space 9, the PROBE known to be the last card. Navigating draws it: it detects on
+    1-3 (3 in 8), moving the rate to 10. The stack is then empty, so the discard (12
+    cards and the PROBE: 13) is reshuffled and the replacement is drawn from it: the
+    PROBE again 1 time in 13, and again it may move the rate (to 10, or from 10 to 11,
+    one short of the X). The orbital check needs more than 5, 6 or 7 on spaces 9, 10
+    and 11: 3, 2 or 1 faces of 8."""
+    g = game(ships=at("PHI_PLUS"), hands=HANDS, detection=9)
+    _place_probe(g, 0, stack_size=1, control=CONTROL_FULL[:5])
+    n = len(g.state.engine_discard) + 1
+    assert g.state.engine_stack == ["PROBE"] and n == 13
+    d = Fraction(3, 8)
+    again = Fraction(1, n)
+    at9 = (1 - d) * (1 - again * d)
+    at10 = (1 - d) * again * d + d * (1 - again * d)
+    at11 = d * again * d
+    assert at9 + at10 + at11 == 1
+    o = odds.action_odds(g, {"player": M, "do": "navigate", "card": "X"})
+    evaded = at9 * Fraction(3, 8) + at10 * Fraction(2, 8) + at11 * Fraction(1, 8)
+    assert o.outcomes == {"evaded": evaded, "detected": 1 - evaded}
+    assert (o.chance, o.probe) == (evaded, 1 - at9)
+    assert (o.beat, o.need) == (5, 6)  # as the track stands now
