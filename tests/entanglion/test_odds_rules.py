@@ -148,3 +148,120 @@ def test_a_probe_drawn_last_is_reshuffled_and_may_come_again_before_the_check():
     assert o.outcomes == {"evaded": evaded, "detected": 1 - evaded}
     assert (o.chance, o.probe) == (evaded, 1 - at9)
     assert (o.beat, o.need) == (5, 6)  # as the track stands now
+
+
+def test_no_replacement_is_drawn_when_dilution_refrigerator_keeps_the_hand_at_two():
+    """With Dilution Refrigerator the hand limit is 2: after playing one of two cards the
+    hand is short by one, so exactly one card is drawn before the check."""
+    g = game(ships=at("PHI_PLUS"), hands={M: ["X", "H"], R: ["H", "H", "H"]},
+             ship_components={M: ["dilution_refrigerator"]}, detection=5)
+    _place_probe(g, 0)
+    o = odds.action_odds(g, {"player": M, "do": "navigate", "card": "X"})
+    assert o.probe == Fraction(3, 8)
+    g.state.hands[M] = ["X", "H", "SWAP"]  # at the limit of 3 (no Refrigerator) ...
+    g.state.ship_components[M] = []
+    assert odds.action_odds(g, {"player": M, "do": "navigate", "card": "X"}).probe == Fraction(3, 8)
+    g.state.ship_components[M] = ["dilution_refrigerator"]  # ... over the limit of 2
+    o = odds.action_odds(g, {"player": M, "do": "navigate", "card": "X"})
+    assert (o.probe, o.chance) == (0, Fraction(5, 8))
+
+
+# ------------------------------------------------------------------ what an Odds tells
+
+
+def test_an_orbital_check_tells_its_planet_and_modifier():
+    g = game(ships=at("PHI_PLUS"), hands=HANDS, detection=6,
+             ship_components={M: ["quantum_error_correction"]})
+    o = odds.action_odds(g, {"player": M, "do": "navigate", "card": "X"})
+    # Space 6: beat 4; +1: 4 or more wins (5 in 8).
+    assert (o.purpose, o.player, o.beat, o.modifier, o.need, o.chance) == (
+        "orbital defence", M, 4, 1, 4, Fraction(5, 8))
+    assert o.extra == {"planet": "PSI_PLUS"}  # X on Mercurial: |01>+|10>
+
+
+def test_a_check_is_for_the_player_named_in_the_input():
+    """Rubicon retrieving on Mercurial's turn (as the box asks for each ship's action)
+    rolls with Rubicon's own modifier."""
+    g = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"}, detection=6,
+             ship_components={R: ["control_infrastructure"]})
+    assert g.state.turn_player == M
+    o = odds.moves(g, [{"player": R, "do": "retrieve"}, {"do": "retrieve"}])
+    assert [(x.player, x.modifier, x.chance) for x in o] == [
+        (R, -1, Fraction(3, 8)), (M, 0, Fraction(4, 8))]
+
+
+@pytest.mark.parametrize("all_rolls, modifier", [(False, 0), (True, 1)])
+def test_heisenberg_lands_on_each_ring_planet_one_time_in_eight(all_rolls, modifier):
+    """The die picks one of the eight ring planets, each 1 in 8 whatever the modifier
+    (ruling Q4 applies it to Heisenberg too: it shifts the ring, not the spread);
+    Magnetic Shielding may re-roll it."""
+    g = game(ships=at("PHI_PLUS"), held={M: ["heisenberg", "the_mechanic"]},
+             ship_components={M: ["quantum_error_correction", "magnetic_shielding"]},
+             options={"modifiers_on_all_rolls": all_rolls})
+    o = odds.action_odds(g, {"player": M, "do": "event", "card": "heisenberg"})
+    assert o == odds.Odds("heisenberg", M, None, {p: Fraction(1, 8) for p in RING},
+                          modifier=modifier, reroll=True)
+    assert odds.action_odds(g, {"player": M, "do": "event", "card": "the_mechanic"}) is None
+
+
+# ------------------------------------------------------------------ prompts
+
+
+def test_a_probe_rolled_by_hand_needs_more_than_3_whatever_the_track():
+    """Space 8 (track 5), the PROBE on top, dice by hand, Quantum Error Correction: the
+    PROBE's roll needs a modified 4 (a face of 3 or more: 6 in 8), and Quantum Tunnel
+    does not cover a PROBE."""
+    g = game(ships=at("PHI_PLUS"), hands=HANDS, detection=8, stack=["PROBE"],
+             held={M: ["quantum_tunnel"]}, ship_components={M: ["quantum_error_correction"]},
+             options={"dice": "manual"})
+    play(g, "navigate", "X")
+    assert (g.pending["kind"], g.pending["purpose"]) == ("roll", "probe")
+    o = odds.prompt_odds(g)
+    assert (o.purpose, o.beat, o.modifier, o.need, o.chance, o.tunnel) == (
+        "probe", 3, 1, 3, Fraction(6, 8), False)
+    assert o.outcomes == {"no effect": Fraction(6, 8), "detected": Fraction(2, 8)}
+    assert [odds.answer_odds(g, face) for face in (2, 3)] == [0, 1]
+
+
+def test_heisenbergs_die_by_hand_has_nothing_to_win():
+    g = game(ships=at("PHI_PLUS"), held={M: ["heisenberg"]}, options={"dice": "manual"})
+    play(g, "event", "heisenberg")
+    assert (g.pending["kind"], g.pending["purpose"]) == ("roll", "heisenberg")
+    assert odds.prompt_odds(g) is None
+    assert all(odds.answer_odds(g, face) is None for face in range(1, 9))
+    assert all(e["odds"] is None for e in odds.legal(g))
+
+
+def test_a_tunnel_offered_after_a_failed_roll_cannot_undo_accepting_it():
+    """Ruling Q10 after_failure: the roll failed; accepting it is a sure detection."""
+    g = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"}, detection=6,
+             held={M: ["quantum_tunnel"]}, dice=[2],
+             options={"tunnel_timing": "after_failure"})
+    play(g, "retrieve")
+    assert g.pending["kind"] == "quantum_tunnel" and g.pending["options"] == ["use", "accept"]
+    assert odds.answer_odds(g, "accept") == 0
+    assert odds.answer_odds(g, "use") is None
+
+
+@pytest.mark.parametrize("raw, kept", [(3, 0), (4, 1)])
+def test_keeping_a_shielded_roll_counts_its_modifier(raw, kept):
+    """Space 6 (beat 4) with Quantum Error Correction: a kept 3 makes 4 (fails), a kept
+    4 makes 5 (wins); the re-roll needs a face of 4 or more (5 in 8). The box lists
+    both answers with those chances."""
+    g = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"}, detection=6,
+             ship_components={M: ["magnetic_shielding", "quantum_error_correction"]},
+             dice=[raw])
+    play(g, "retrieve")
+    assert g.pending["kind"] == "magnetic_shielding"
+    assert odds.answer_odds(g, "keep") == kept
+    assert [(e["action"]["value"], e["odds"]) for e in odds.legal(g)] == [
+        ("keep", float(kept)), ("reroll", 5 / 8)]
+
+
+def test_a_die_entered_by_hand_counts_its_modifier():
+    """Space 6 (beat 4) with Quantum Error Correction: a face of 4 makes 5 and wins, a
+    face of 3 makes 4 and fails."""
+    g = game(ships=at("OMEGA_ONE"), components={"OMEGA_ONE": "quantum_gates"}, detection=6,
+             ship_components={M: ["quantum_error_correction"]}, options={"dice": "manual"})
+    play(g, "retrieve")
+    assert [odds.answer_odds(g, face) for face in (3, 4)] == [0, 1]
