@@ -86,3 +86,10 @@ def test_dilution_refrigerator_under_team_scope_limits_both_hands(retriever):
         choose(g, g.pending["options"][0])
     assert asked == [retriever, R if retriever == M else M]
     assert len(g.state.hands[M]) == len(g.state.hands[R]) == 2
+
+
+def test_an_orbital_detection_jump_is_logged_as_the_detected_players_move():
+    g = detected(["bennett"])
+    assert entries(g, "move", cause="orbital detection") == [
+        {"type": "move", "player": M, "cause": "orbital detection",
+         "from": ["PSI_PLUS", "PSI_PLUS"], "to": ["ZERO", "ZERO"]}]
