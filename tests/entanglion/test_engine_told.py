@@ -93,3 +93,21 @@ def test_an_orbital_detection_jump_is_logged_as_the_detected_players_move():
     assert entries(g, "move", cause="orbital detection") == [
         {"type": "move", "player": M, "cause": "orbital detection",
          "from": ["PSI_PLUS", "PSI_PLUS"], "to": ["ZERO", "ZERO"]}]
+
+
+def test_quantum_programming_skipping_an_orbital_check_is_logged_with_its_planet():
+    """Arriving at an Entanglion planet whose component is gone, Quantum Programming
+    skips the orbital check: the log says who, by what, and where."""
+    from companion.games.entanglion import board
+
+    g = game(ships=at("PHI_PLUS"), hands={M: ["X", "H", "SWAP"], R: ["H", "X", "CNOT"]},
+             components={"OMEGA_TWO": None, "PHI_PLUS": "quantum_gates"},
+             ship_components={R: ["quantum_programming"]}, first=R)
+    free = [a for a in g.legal_actions() if a["do"] == "navigate"
+            and g.state.planet_components.get(board.navigate(a["card"], R, g.state.pos)[0],
+                                              "none") is None]
+    assert free
+    dest = board.navigate(free[0]["card"], R, g.state.pos)[0]
+    g.push(free[0])
+    assert entries(g, "bypass") == [
+        {"type": "bypass", "player": R, "by": "quantum_programming", "planet": dest}]
