@@ -111,3 +111,14 @@ def test_quantum_programming_skipping_an_orbital_check_is_logged_with_its_planet
     g.push(free[0])
     assert entries(g, "bypass") == [
         {"type": "bypass", "player": R, "by": "quantum_programming", "planet": dest}]
+
+
+@pytest.mark.parametrize("timing", ["before_roll", "after_failure"])
+def test_a_quantum_tunnel_used_on_arrival_is_logged_as_the_orbital_defence(timing):
+    g = game(ships=at("PHI_PLUS"), hands={M: ["X", "H", "H"], R: ["H", "H", "H"]},
+             held={M: ["quantum_tunnel"]}, dice=[1], options={"tunnel_timing": timing})
+    play(g, "navigate", "X")
+    assert g.pending["kind"] == "quantum_tunnel" and g.pending["defence"] == "orbital"
+    choose(g, "use")
+    assert entries(g, "event") == [
+        {"type": "event", "player": M, "card": "quantum_tunnel", "defence": "orbital"}]
