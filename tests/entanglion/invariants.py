@@ -19,7 +19,12 @@ after any accepted input (or right after construction), whatever the options:
   status "setup" only while a manual-dice set-up roll is awaited;
 * timing: the engine stack is never empty while the game waits for an input (it is
   reshuffled the moment its last card is drawn), except mid-way through resolving a
-  PROBE that was that last card.
+  PROBE that was that last card;
+* the record: every log entry of the step has exactly the keys the table of log
+  entries in docs/scenarios.md gives its type (``LOG_KEYS``), with values of the kinds
+  it says (a ship for ``player``, ``d8`` or ``centarious`` for a die...), and every
+  field of the state still holds the type it is declared with (a flag stays a bool
+  through a JSON round trip, never a ``None``).
 
 ``Navigation`` checks the order inside one Navigate input, across its prompts: the
 replacement card is drawn before any roll, bypass or event of the orbital check.
@@ -30,6 +35,7 @@ components and decks) rather than taken from ``cards.py``, so a slip there shows
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any, Iterable
 
 from companion.games.entanglion import board
@@ -61,6 +67,82 @@ RING_SET = frozenset(RING)
 OUTSIDE = ("ZERO", "ONE", "PLUS", "MINUS")
 # The 24 positions: 16 with both ships outside Entanglion, 8 with both on one planet in it.
 LEGAL_POSITIONS = frozenset([(m, r) for m in OUTSIDE for r in OUTSIDE] + [(p, p) for p in RING])
+
+
+# The table of log entries in docs/scenarios.md, written out: (keys always there, keys
+# that may be there). An event card is either kept (or not) or used as a defence.
+LOG_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    kind: (frozenset(always.split()), frozenset(maybe.split()))
+    for kind, always, maybe in (
+        ("setup", "components detection", ""),
+        ("turn", "player number", ""),
+        ("action", "player do", "card"),
+        ("move", "player cause from to", ""),
+        ("no_effect", "player card", ""),
+        ("draw", "player card", "note"),
+        ("roll", "player die raw modifier modified purpose result", "reroll beat"),
+        ("detection", "space value reason", ""),
+        ("quantum_event", "player cause", ""),
+        ("event", "player card", "kept defence note"),
+        ("engine_control_cleared", "", ""),
+        ("retrieved", "player component planet", ""),
+        ("teleported", "player component planet", ""),
+        ("transfer", "player component from to", ""),
+        ("keep", "player card discarded", ""),
+        ("discard", "player card reason", ""),
+        ("bypass", "player by planet", ""),
+        ("interconnect", "player give take", ""),
+        ("reshuffle", "deck cards", ""),
+        ("game_over", "status reason", ""),
+    )
+}
+PLANETS = frozenset(OUTSIDE) | RING_SET
+MOVE_CAUSES = PLAYABLE | {"heisenberg", "orbital detection"}
+
+
+def _check_log_entries(entries: Iterable[dict[str, Any]]) -> None:
+    for e in entries:
+        kind = e.get("type")
+        assert kind in LOG_KEYS, f"log entry of no documented type: {e}"
+        always, maybe = LOG_KEYS[kind]
+        keys = e.keys() - {"type"}
+        assert always <= keys <= always | maybe, (
+            f"{kind} entry with keys {sorted(keys)}, documented: {sorted(always)}"
+            f"{' and maybe ' + str(sorted(maybe)) if maybe else ''}: {e}")
+        if "player" in always:
+            assert e["player"] in SHIP_SET, f"{kind} entry for no ship: {e}"
+        if kind == "event":
+            assert ("kept" in e) != ("defence" in e), f"an event is kept or a defence: {e}"
+        elif kind == "move":
+            assert e["cause"] in MOVE_CAUSES, f"move caused by {e['cause']!r}: {e}"
+            assert tuple(e["from"]) in LEGAL_POSITIONS and tuple(e["to"]) in LEGAL_POSITIONS, e
+            assert e["from"] != e["to"], f"a move that moved nobody: {e}"
+        elif kind == "no_effect":
+            assert e["card"] in PLAYABLE or e["card"] in EVENTS, f"no effect of {e['card']!r}"
+        elif kind == "roll":
+            raw, die = e["raw"], e["die"]
+            assert die in ("d8", "centarious"), f"a roll of the die {die!r}: {e}"
+            assert type(raw) is int and (1 <= raw <= 8 if die == "d8" else raw in (0, 1)), e
+            rolled = e.get("reroll", raw)
+            assert e["modified"] == rolled + e["modifier"], f"modified is not the sum: {e}"
+            if die == "centarious":
+                assert e["result"] in PLANETS, f"Centarious lands on no planet: {e}"
+            else:  # a defence check, the first-player roll or a Heisenberg jump say how
+                # it went; a roll with nothing riding on it (a die rolled for a card that
+                # only moves) leaves the result null, never an empty word
+                assert e["result"] is None or (isinstance(e["result"], str) and e["result"]), e
+        elif kind == "reshuffle":
+            assert e["deck"] in ("engine", "event") and type(e["cards"]) is int, e
+
+
+def _check_state_types(s: Any) -> None:
+    """Each field of the state holds the type it is declared with (``bool`` and ``int``
+    fields exactly: JSON and the box's screens tell ``False`` from ``None`` and ``0``)."""
+    for f in fields(s):
+        if f.type in ("bool", "int"):
+            value = getattr(s, f.name)
+            assert type(value).__name__ == f.type, (
+                f"state field {f.name} is declared {f.type} but holds {value!r}")
 
 
 def _has(g: Any, ship: str, component: str) -> bool:
@@ -165,7 +247,10 @@ def check_invariants(g: Any, previous_detection: int,
         assert last["type"] == "game_over" and last["status"] == status, (
             f"game {status} but the last log entry is {last}")
 
+    new_log_entries = list(new_log_entries)
     _check_detection_entries(previous_detection, d, new_log_entries, opts)
+    _check_log_entries(new_log_entries)
+    _check_state_types(s)
 
     # -- timing: an empty engine stack is reshuffled at once ---------------------------
     if status == "playing" and not s.engine_stack:

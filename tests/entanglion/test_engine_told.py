@@ -9,7 +9,7 @@ import pytest
 
 from companion.games.entanglion import IllegalAction
 
-from helpers import M, R, at, choose, detected, entries, game, play
+from helpers import RING, M, R, at, choose, detected, entries, game, play
 
 QI = "qubit_interconnect"
 
@@ -122,3 +122,70 @@ def test_a_quantum_tunnel_used_on_arrival_is_logged_as_the_orbital_defence(timin
     choose(g, "use")
     assert entries(g, "event") == [
         {"type": "event", "player": M, "card": "quantum_tunnel", "defence": "orbital"}]
+
+
+# -- the words of a refusal: what the box shows a player who taps the wrong thing -----
+
+ALL_BUT_LAST = ["physical_qubits", "qubit_interconnect", "dilution_refrigerator",
+                "quantum_programming", "quantum_error_correction", "control_infrastructure",
+                "magnetic_shielding"]
+
+
+def _refusal(g, act):
+    with pytest.raises(IllegalAction) as caught:
+        g.push(act)
+    return str(caught.value)
+
+
+def test_a_won_game_refuses_the_next_input_and_says_it_is_over():
+    """Retrieving the eighth component wins; the player whose turn it would be is told so
+    rather than allowed to play on."""
+    g = game(ships=at("OMEGA_ONE"), components={**dict.fromkeys(RING), "OMEGA_ONE": "quantum_gates"},
+             ship_components={M: ALL_BUT_LAST[:4], R: ALL_BUT_LAST[4:]},
+             hands={M: ["X", "H", "H"], R: ["X", "H", "H"]}, dice=[8])
+    play(g, "retrieve")
+    assert g.state.status == "won"
+    for ship in (M, R):
+        assert _refusal(g, {"do": "navigate", "player": ship, "card": "X"}) == (
+            "the game is over (won)")
+
+
+def test_a_lost_game_refuses_the_next_input_and_says_it_is_over():
+    g = detected(["bennett"], detection=11)
+    assert g.state.status == "lost"
+    assert _refusal(g, {"do": "navigate", "player": R, "card": "H"}) == "the game is over (lost)"
+
+
+def test_a_choice_without_a_value_and_a_choice_with_no_prompt_are_told_apart():
+    g = game(ships=at("ZERO"), hands={M: ["X", "H", "H"], R: ["H", "H", "H"]},
+             stack=["CNOT", "SWAP"], ship_components={M: ["quantum_gates"]})
+    assert _refusal(g, {"do": "choose", "player": M, "value": "X"}) == "there is nothing to choose"
+    play(g, "exchange", "X")
+    assert _refusal(g, {"do": "choose", "player": M}) == "choose needs a value or an index"
+
+
+def test_qubit_interconnect_names_the_card_missing_and_the_hand_it_is_missing_from():
+    g = game(ships=at("PSI_PLUS"), ship_components={M: [QI]},
+             hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]})
+    assert _refusal(g, {"do": "interconnect", "player": M, "give": "CNOT", "take": "SWAP"}) == (
+        "Mercurial has no CNOT to give (hand: X, H, H)")
+    assert _refusal(g, {"do": "interconnect", "player": M, "give": "X", "take": "H"}) == (
+        "Rubicon has no H to give (hand: CNOT, SWAP, SWAP)")
+
+
+@pytest.mark.parametrize("card", ["PROBE", "TELEPORT"])
+def test_a_card_that_is_not_an_engine_card_to_play_is_named_so(card):
+    """The PROBE is an engine card but is never played; an unknown word is not one at all:
+    both get the same answer, not the hand's."""
+    g = game()
+    assert _refusal(g, {"do": "navigate", "player": M, "card": card}) == (
+        f"{card!r} is not an engine card to play (X, H, CNOT or SWAP)")
+
+
+def test_a_card_not_in_hand_is_told_with_the_hand_or_that_it_is_empty():
+    g = game(hands={M: ["X", "H", "CNOT"], R: ["X", "H", "SWAP"]})
+    assert _refusal(g, {"do": "navigate", "player": M, "card": "SWAP"}) == (
+        "Mercurial has no SWAP in hand (hand: X, H, CNOT)")
+    g = game(hands={M: [], R: ["X", "H", "SWAP"]}, stack=[])
+    assert _refusal(g, {"do": "exchange", "player": M, "card": "H"}) == (
+        "Mercurial has no H in hand (hand: empty)")
