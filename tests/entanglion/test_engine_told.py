@@ -189,3 +189,31 @@ def test_a_card_not_in_hand_is_told_with_the_hand_or_that_it_is_empty():
     g = game(hands={M: [], R: ["X", "H", "SWAP"]}, stack=[])
     assert _refusal(g, {"do": "exchange", "player": M, "card": "H"}) == (
         "Mercurial has no H in hand (hand: empty)")
+
+
+def test_an_unknown_action_is_told_with_the_actions_there_are():
+    from companion.games.entanglion.engine import ACTIONS
+    assert _refusal(game(), {"do": "teleport", "player": M}) == (
+        f"unknown action 'teleport' (one of {', '.join(ACTIONS)})")
+
+
+@pytest.mark.parametrize("do", ["navigate", "exchange"])
+def test_a_card_named_in_lower_case_is_the_same_card_and_a_missing_one_is_told(do):
+    """A phone or a typed scenario may write "h": it is the H card, recorded as such."""
+    g = game(hands={M: ["X", "H", "CNOT"], R: ["X", "H", "SWAP"]}, stack=["H", "H"])
+    assert _refusal(g, {"do": do, "player": M}) == f"{do} needs a card"
+    play(g, do, "h")
+    assert g.inputs[-1]["card"] == "H"
+    assert entries(g, "action")[-1] == {"type": "action", "player": M, "do": do, "card": "H"}
+
+
+def test_retrieve_away_from_an_entanglion_planet_is_told_where_it_works():
+    for ships in (at("ZERO"), ("PLUS", "MINUS")):
+        g = game(ships=ships)
+        assert _refusal(g, {"do": "retrieve", "player": M}) == (
+            "retrieve needs both ships orbiting the same Entanglion planet")
+
+
+def test_passing_while_an_action_is_open_is_refused_in_words():
+    assert _refusal(game(), {"do": "pass", "player": M}) == (
+        "players may not pass while they can act")
