@@ -217,3 +217,48 @@ def test_retrieve_away_from_an_entanglion_planet_is_told_where_it_works():
 def test_passing_while_an_action_is_open_is_refused_in_words():
     assert _refusal(game(), {"do": "pass", "player": M}) == (
         "players may not pass while they can act")
+
+
+@pytest.mark.parametrize("typed, card", [("Heisenberg", "heisenberg"),
+                                         ("The Mechanic", "the_mechanic")])
+def test_an_event_named_as_the_card_prints_it_is_that_event_and_a_missing_one_is_told(typed, card):
+    """Events are written as on the card ("The Mechanic") or as the log writes them."""
+    g = game(ships=at("PHI_PLUS"), held={M: [card]}, dice=[3])
+    assert _refusal(g, {"do": "event", "player": M}) == "event needs a card"
+    play(g, "event", typed)
+    assert g.inputs[-1]["card"] == card
+    assert entries(g, "action")[-1] == {"type": "action", "player": M, "do": "event", "card": card}
+
+
+def test_malformed_inputs_are_told_what_is_wrong_with_them():
+    g = game(ships=at("PSI_PLUS"), ship_components={M: [QI]})
+    assert _refusal(g, "navigate") == "an input must be an object, not 'navigate'"
+    assert _refusal(g, {"do": "navigate", "player": "venus", "card": "X"}) == (
+        "unknown player 'venus' (mercurial or rubicon)")
+    assert _refusal(g, {"do": "interconnect", "player": M, "take": "H"}) == (
+        "interconnect needs a card to give")
+    assert _refusal(g, {"do": "interconnect", "player": M, "give": "X"}) == (
+        "interconnect needs a card to take")
+    # Schrödinger is written with or without its umlaut; it is never held, so never played
+    assert _refusal(g, {"do": "event", "player": M, "card": "Schrödinger"}) == (
+        "Mercurial does not hold Schrödinger")
+
+
+def test_qubit_interconnect_takes_the_cards_in_lower_case_too():
+    g = game(ships=at("PSI_PLUS"), ship_components={M: [QI]},
+             hands={M: ["X", "H", "H"], R: ["CNOT", "SWAP", "SWAP"]})
+    play(g, "interconnect", give="x", take="cnot")
+    assert (g.inputs[-1]["give"], g.inputs[-1]["take"]) == ("X", "CNOT")
+    assert sorted(g.state.hands[M]) == ["CNOT", "H", "H"]
+
+
+def test_a_choice_by_index_picks_that_option_and_a_wrong_index_is_told_the_range():
+    g = game(ships=at("ZERO"), hands={M: ["X", "H", "H"], R: ["H", "H", "H"]},
+             stack=["CNOT", "SWAP"], ship_components={M: ["quantum_gates"]})
+    play(g, "exchange", "X")
+    options = g.pending["options"]
+    for wrong in (len(options), -1, "0", True):
+        assert _refusal(g, {"do": "choose", "player": M, "index": wrong}) == (
+            f"choice index must be 0-{len(options) - 1}, not {wrong!r}")
+    g.push({"do": "choose", "player": M, "index": 1})
+    assert entries(g, "keep")[-1]["card"] == options[1]
