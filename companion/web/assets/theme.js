@@ -3,10 +3,10 @@
 // button (#theme-button); that choice is kept in this browser (localStorage) and wins
 // from then on. The button says what a press does.
 //
-// The theme is set as soon as this script runs, so the page is not drawn in the other
-// theme while its words load; the page's own script, loaded after this one, then calls
-// pageTheme.start(its translate function) to wire the button, and pageTheme.relabel()
-// when its language changes.
+// The theme is set as soon as this script runs, not after the page's words are fetched,
+// so the page is not shown in the other theme while they load. The page's own script,
+// loaded after this one, then calls pageTheme.start(its translate function) to wire the
+// button, and pageTheme.relabel() when its language changes.
 "use strict";
 const pageTheme = (() => {
   const KEY = "companion-theme";
