@@ -18,11 +18,9 @@ arrived; bounded as the box's stream is (:class:`companion.web.server.Stream`).
 from __future__ import annotations
 
 import asyncio
-import gzip
 import hmac
 import json
 import secrets
-from importlib import resources
 from typing import Any
 
 import tornado.httpserver
@@ -31,7 +29,7 @@ import tornado.web
 
 from .. import i18n
 from ..mqtt.commands import Refused as CommandRefused
-from ..web import svg
+from ..web import static, svg
 from ..web.handler import Handler
 from ..web.server import CSRF_COOKIE, LoopServer, Stream, _Bucket, _Post, page_catalog
 from . import report
@@ -39,11 +37,8 @@ from .tables import STALE_AFTER
 
 KEY_COOKIE = "companion_room_key"
 COMMAND_RATE, COMMAND_BURST = 1.0, 10  # commands per second per client
-ASSETS = {name: (resources.files(__package__) / "assets" / name).read_bytes()
-          for name in ("room.html", "room.js", "room.css")}
-GZIPPED = {name: gzip.compress(data, 9, mtime=0) for name, data in ASSETS.items()}
-TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
-         "css": "text/css; charset=utf-8"}
+ASSETS = static.assets(__package__, "room.html", "room.js", "room.css")
+GZIPPED = static.gzipped(ASSETS)
 
 
 def board_key(state: dict[str, Any]) -> str | None:
@@ -86,9 +81,9 @@ class _Asset(_Room):
                                 samesite="Strict", path="/")
             data = ASSETS[name].replace(b'<html lang="en">',
                                         f'<html lang="{i18n.language()}">'.encode())
-            self.send(data, TYPES["html"])
+            self.send(data, static.TYPES["html"])
             return
-        self.send(ASSETS[name], TYPES[name.rsplit(".", 1)[1]], GZIPPED[name])
+        self.send(ASSETS[name], static.TYPES[name.rsplit(".", 1)[1]], GZIPPED[name])
 
 
 class _Catalog(_Room):
@@ -264,7 +259,7 @@ class RoomServer(LoopServer):
         kw = {"server": self}
         return tornado.web.Application([
             (r"/", _Asset, kw),
-            (r"/(room\.js|room\.css)", _Asset, kw),
+            (rf"/(room\.js|room\.css|{static.SHARED_ROUTE})", _Asset, kw),
             (r"/catalog\.json", _Catalog, kw),
             (r"/setup", _Setup, kw),
             (r"/tables", _Tables, kw),

@@ -55,7 +55,7 @@ import tornado.web
 
 from .. import i18n
 from ..inputs import BUTTONS, Hold, Press, Release, Tag
-from . import patch, svg
+from . import patch, static, svg
 from . import past
 from .gate import Gate, client_key
 from .handler import Handler
@@ -82,20 +82,17 @@ PIN_TRIES = 5  # wrong guesses at one PIN, from anywhere, before it is burned
 PAIRED_FOR = 6 * 3600.0  # seconds a paired browser may play: an evening, not for ever
 MAX_CLIENTS = 4096  # clients each rate limit remembers
 
-ASSETS = {name: (resources.files(__package__) / "assets" / name).read_bytes()
-          for name in ("index.html", "app.js", "style.css")}
+ASSETS = static.assets(__package__, "index.html", "app.js", "style.css")
 # The assets are compressed once, here; JSON answers as they are sent (Handler.send).
 # The event stream is not: one zlib state per open page would cost a classroom of
 # phones ~256 KB each, and its patches are a few hundred bytes.
-GZIPPED = {name: gzip.compress(data, 9, mtime=0) for name, data in ASSETS.items()}
+GZIPPED = static.gzipped(ASSETS)
 # What the page says without JavaScript, in the box's language (served in <noscript>).
 NOSCRIPT = (i18n.N_("This page needs JavaScript"),
             i18n.N_("The table's screen follows the box live with a small script served by "
                     "the box itself (nothing from the internet). Turn JavaScript on for this "
                     "address, or use a browser that has it, and reload. The game goes on on "
                     "the box either way."))
-TYPES = {"html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
-         "css": "text/css; charset=utf-8"}
 
 
 class Pairing:
@@ -314,7 +311,7 @@ class _Asset(Handler):
         if name not in ASSETS:
             self.deny(404, "no such page")
         self.set_header("Cache-Control", "no-cache")
-        kind = TYPES[name.rsplit(".", 1)[1]]
+        kind = static.TYPES[name.rsplit(".", 1)[1]]
         if name != "index.html":
             self.send(ASSETS[name], kind, GZIPPED[name])
             return
@@ -792,7 +789,7 @@ class WebServer(LoopServer):
         kw = {"server": self}
         return tornado.web.Application([
             (r"/", _Asset, kw),
-            (r"/(app\.js|style\.css)", _Asset, kw),
+            (rf"/(app\.js|style\.css|{static.SHARED_ROUTE})", _Asset, kw),
             (r"/config", _Config, kw),
             (r"/catalog\.json", _Catalog, kw),
             (r"/snapshot", _Snapshot, kw),

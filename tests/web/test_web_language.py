@@ -67,6 +67,9 @@ def test_the_page_follows_the_box_into_polish(rig):
         wait_for(lambda: text(driver, "history-button") == "Pokaż poprzednie gry",
                  what="the page's own words in Polish")
         assert driver.execute_script("return document.documentElement.lang") == "pl"
+        # theme.js's button too: it says what a press does, in the new words
+        dark = driver.execute_script("return document.documentElement.dataset.theme") == "dark"
+        assert text(driver, "theme-button") == ("Jasny motyw" if dark else "Ciemny motyw")
         buttons = driver.execute_script(
             "return [...document.querySelectorAll('#buttons button')].map(b => b.textContent)")
         assert "Przytrzymaj BACK (cofnij)" in buttons

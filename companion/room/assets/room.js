@@ -36,26 +36,6 @@ async function loadCatalog() {
   document.title = _("companion: the room");
 }
 
-function applyTheme(choice) {
-  const dark = choice ? choice === "dark" : !matchMedia("(prefers-color-scheme: light)").matches;
-  document.documentElement.dataset.theme = dark ? "dark" : "light";
-  // Translators: the page's theme button, in the dark theme.
-  const light = _("Light theme");
-  // Translators: the page's theme button, in the light theme.
-  $("theme-button").textContent = dark ? light : _("Dark theme");
-}
-
-function setupTheme() {
-  const stored = () => { try { return localStorage.getItem("companion-theme"); } catch (e) { return null; } };
-  applyTheme(stored());
-  matchMedia("(prefers-color-scheme: light)").addEventListener("change", () => applyTheme(stored()));
-  $("theme-button").addEventListener("click", () => {
-    const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
-    try { localStorage.setItem("companion-theme", next); } catch (e) { /* private mode */ }
-    applyTheme(next);
-  });
-}
-
 // ------------------------------------------------------------------ tables
 
 // Translators: a game's status on the room's page (one word).
@@ -325,7 +305,7 @@ async function loadReport() {
 
 async function start() {
   await loadCatalog();
-  setupTheme();
+  pageTheme.start(_);  // theme.js, shared with the box's page
   setup = await (await fetch("/setup", {credentials: "same-origin"})).json();
   // Translators: the room's page's title (the room's name as its config says it).
   $("title").textContent = fmt(_("Room {room}"), {room: setup.room});

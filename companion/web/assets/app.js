@@ -38,7 +38,7 @@ async function loadCatalog(code) {
   }
   for (const e of document.querySelectorAll("[data-t-alt]")) e.alt = _(e.dataset.tAlt);
   document.title = _("companion: the table's screen");
-  if (document.documentElement.dataset.theme) setupViewing.labels();  // in the new words
+  if (setupViewing.labels) setupViewing.labels();  // in the new words
 }
 
 function el(tag, text, cls) {
@@ -494,29 +494,9 @@ async function readConfig() {
   if (last) renderHint(last);
 }
 
-// The page's theme: the device's preference, or the reader's choice (kept here).
-let themeChoice = null;
-function applyTheme(choice) {
-  themeChoice = choice;
-  const dark = choice ? choice === "dark" : !matchMedia("(prefers-color-scheme: light)").matches;
-  document.documentElement.dataset.theme = dark ? "dark" : "light";
-  const b = $("theme-button");
-  // The button says what a press does.
-  // Translators: the page's theme button, in the dark theme.
-  const light = _("Light theme");
-  // Translators: the page's theme button, in the light theme.
-  b.textContent = dark ? light : _("Dark theme");
-}
-
+// The header's switches: the theme (theme.js, shared with the room's page) and board only.
 function setupViewing() {
-  const stored = () => { try { return localStorage.getItem("companion-theme"); } catch (e) { return null; } };
-  applyTheme(stored());
-  matchMedia("(prefers-color-scheme: light)").addEventListener("change", () => applyTheme(stored()));
-  $("theme-button").addEventListener("click", () => {
-    const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
-    try { localStorage.setItem("companion-theme", next); } catch (e) { /* private mode */ }
-    applyTheme(next);
-  });
+  pageTheme.start(_);
   // Board only (a TV by the table): ?tv=1 in the address, or the button.
   const tv = (on) => {
     document.body.classList.toggle("tv", on);
@@ -526,7 +506,7 @@ function setupViewing() {
     $("tv-button").textContent = on ? all : _("Board only");
   };
   tv(new URLSearchParams(location.search).get("tv") === "1");
-  setupViewing.labels = () => { applyTheme(themeChoice); tv(document.body.classList.contains("tv")); };
+  setupViewing.labels = () => { pageTheme.relabel(); tv(document.body.classList.contains("tv")); };
   $("tv-button").addEventListener("click", () => tv(!document.body.classList.contains("tv")));
 }
 
