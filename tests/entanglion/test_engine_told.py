@@ -262,3 +262,13 @@ def test_a_choice_by_index_picks_that_option_and_a_wrong_index_is_told_the_range
             f"choice index must be 0-{len(options) - 1}, not {wrong!r}")
     g.push({"do": "choose", "player": M, "index": 1})
     assert entries(g, "keep")[-1]["card"] == options[1]
+
+
+@pytest.mark.parametrize("do", ["retrieve", "pass"])
+def test_another_input_during_a_prompt_is_told_whose_choice_is_awaited_whatever_it_carries(do):
+    """An index belongs to a choice: on any other input it is not read as one."""
+    g = game(ships=at("ZERO"), hands={M: ["X", "H", "H"], R: ["H", "H", "H"]},
+             stack=["CNOT", "SWAP"], ship_components={M: ["quantum_gates"]})
+    play(g, "exchange", "X")
+    assert _refusal(g, {"do": do, "player": M, "index": 9}) == (
+        "waiting for Mercurial to choose (quantum_gates)")
