@@ -128,7 +128,7 @@ class _Events(Stream, _Room):
     def initialize(self, server: Any) -> None:
         super().initialize(server)
         self.sent: dict[str, tuple[int, str | None]] = {}  # table -> (version, board key)
-        self.records: tuple[int, int] | None = None  # (records, analysed) this stream knows
+        self.records: tuple[Any, ...] | None = None  # (records, analysed, store) it knows
         self.seen = 0  # the room's version this stream has sent
 
     def changed(self) -> asyncio.Event:
@@ -145,16 +145,17 @@ class _Events(Stream, _Room):
                 view, drawn = s.view(v, had[1] if had else None)
                 self.sent[v["name"]] = (table_version, drawn)
                 views.append(view)
-        count = (len(s.store), len(s.analyses()))
+        store = s.store.status()
+        count = (len(s.store), len(s.analyses()), store)
         previous, self.records = self.records, count
         if previous is None:
-            return b"data: " + _json({"tables": views, "records": count[0],
+            return b"data: " + _json({"tables": views, "records": count[0], "store": store,
                                       "version": version}) + b"\n\n"
         message = b"".join(b"event: table\ndata: " + _json({**view, "version": version})
                            + b"\n\n" for view in views)
         if count != previous:
             message += b"event: records\ndata: " + _json(
-                {"records": count[0], "analysed": count[1]}) + b"\n\n"
+                {"records": count[0], "analysed": count[1], "store": store}) + b"\n\n"
         return message
 
 
@@ -168,6 +169,7 @@ class _Report(_Room):
         self.set_header("Cache-Control", "no-store")
         data = report.build(s.store.digests(), s.analyses())
         data["damaged"] = list(s.store.damaged)
+        data["store"] = s.store.status()
         self.send(_json(data))
 
 
@@ -247,7 +249,8 @@ class RoomServer(LoopServer):
     def everything(self) -> tuple[int, dict[str, Any]]:
         now, tables = self.tables.views()
         return now, {"tables": [self.view(v, None)[0] for _, v in tables],
-                     "records": len(self.store), "version": now}
+                     "records": len(self.store), "store": self.store.status(),
+                     "version": now}
 
     def wake(self) -> None:  # any thread
         if self.loop is not None:
