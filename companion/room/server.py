@@ -165,12 +165,8 @@ def _json(data: Any) -> bytes:
 
 class _Report(_Room):
     def get(self) -> None:
-        s = self.server
         self.set_header("Cache-Control", "no-store")
-        data = report.build(s.store.digests(), s.analyses())
-        data["damaged"] = list(s.store.damaged)
-        data["store"] = s.store.status()
-        self.send(_json(data))
+        self.send(self.server.report())
 
 
 class _Csv(_Room):
@@ -214,6 +210,7 @@ class RoomServer(LoopServer):
         self.send, self.analyses, self.key = send, analyses, key
         self.command_bucket = _Bucket(COMMAND_RATE, COMMAND_BURST)
         self._boards: dict[str, tuple[str, str]] = {}  # table -> (key, svg), latest only
+        self._report: tuple[Any, bytes] = (None, b"")  # (what it was built from, JSON)
         self.changed: asyncio.Event
         super().__init__(host, port)
 
@@ -245,6 +242,19 @@ class RoomServer(LoopServer):
         if kept is None or kept[0] != key:
             kept = self._boards[name] = (key, board(state))
         return kept
+
+    def report(self) -> bytes:
+        """The report's JSON, built again only when the records, the analyses or the
+        language changed: every page asks for it when a game arrives, and a
+        convention's report reads every record (docs/mqtt.md gives its cost)."""
+        analyses, status = self.analyses(), self.store.status()
+        key = (self.store.version, len(analyses), i18n.language(), tuple(status.items()))
+        if self._report[0] != key:
+            data = report.build(self.store.digests(), analyses)
+            data["damaged"] = list(self.store.damaged)
+            data["store"] = status
+            self._report = (key, _json(data))
+        return self._report[1]
 
     def everything(self) -> tuple[int, dict[str, Any]]:
         now, tables = self.tables.views()

@@ -71,6 +71,7 @@ class Store:
         self._digests: dict[tuple[str, int], dict[str, Any]] = {}
         self.damaged: list[str] = []  # files that could not be read, named in the log
         self.archived = 0  # records moved to the archive folder
+        self.version = 0  # counts the records added: the page's report is built again
         self.failure: str | None = None  # why the latest write failed; None: it did not
         self._unsaved: set[tuple[str, int]] = set()  # records the broker still holds
         self._log_at = 0.0
@@ -147,6 +148,7 @@ class Store:
             self._unsaved.discard(key)
             self._saved()
             self._digests[key] = digest(record, received)
+            self.version += 1
             if name in self.damaged:
                 self.damaged.remove(name)
             self._archive_past_bound()
