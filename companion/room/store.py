@@ -175,9 +175,9 @@ class Store:
         why = exc.strerror or str(exc) or type(exc).__name__
         now = self.clock()
         if why != self.failure or (now >= self._log_at and not quiet):
-            log.error("room: records cannot be saved in %s: %s; %d wait in the broker, "
-                      "unacknowledged, and are saved when the disk takes them again",
-                      self.folder, why, len(self._unsaved))
+            log.error("room: records cannot be saved in %s: %s; they stay unacknowledged "
+                      "in the broker (%d so far) and are saved when the disk takes them "
+                      "again", self.folder, why, len(self._unsaved))
             self._log_at = now + LOG_EVERY
         self.failure = why
         return why
