@@ -126,6 +126,8 @@ class RoomLink:
             self._retry_later()
             return
         self.tables.touch()  # the page's "cannot be saved" goes
+        if not self.store.status()["unsaved"]:
+            return  # the broker sent them again already (a reconnection of paho's own)
         # A new connection of the same session: the broker sends again what the room
         # has not acknowledged. paho's loop ends on a disconnect, so it starts anew.
         with self._connection:
@@ -206,9 +208,9 @@ class RoomLink:
         lost = self.store.forget_unsaved() if self.store is not None and \
             not flags.session_present else 0
         if lost:
-            log.error("room: the broker no longer has the room's session: %d records the "
-                      "room could not save are lost to it (the boxes' journals keep the "
-                      "games)", lost)
+            log.error("room: the broker no longer has the room's session: the records it "
+                      "held because the room could not save them are lost to the room (%d; "
+                      "the boxes' journals keep the games)", lost)
             self.tables.touch()
         client.subscribe(f"{topics.ROOT}/{self.mqtt.room}/+/#", qos=1)
         self.connected.set()

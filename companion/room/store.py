@@ -99,7 +99,8 @@ class Store:
         found.sort(key=lambda d: (d["received"], d["table"], d["game_id"]))
         self._digests = {(d["table"], d["game_id"]): d for d in found}
         try:
-            self.archived = sum(1 for p in os.scandir(self.archive) if p.name.endswith(".json"))
+            with os.scandir(self.archive) as entries:
+                self.archived = sum(1 for e in entries if e.name.endswith(".json"))
         except FileNotFoundError:
             pass
         except OSError as exc:

@@ -189,3 +189,24 @@ def test_more_unsaved_records_than_the_brokers_window_all_land_once(
     finally:
         t1.close()
         room.stop()
+
+
+def test_a_broker_that_lost_the_rooms_session_is_named_with_the_records_lost(
+        tmp_path, mosquitto, monkeypatch, caplog):
+    """A broker without persistence restarted: the records it held for the room are
+    gone from it; the room says how many instead of waiting for them for ever."""
+    room = start_room(mosquitto, tmp_path)
+    fault = Fault(monkeypatch, room.store.folder)
+    t1 = Watcher(mosquitto.port, "t1", topic="companion/r1/command")
+    try:
+        t1.publish("companion/r1/t1/record", json.dumps(record()))
+        assert eventually(lambda: room.store.status()["unsaved"] == 1, 5)
+        mosquitto.kill()
+        mosquitto.start()  # the same port, no session kept
+        assert eventually(lambda: room.store.status()["unsaved"] == 0, 10)
+        assert "are lost to the room (1;" in caplog.text
+        fault.on = False
+        assert len(room.store) == 0
+    finally:
+        t1.close()
+        room.stop()
