@@ -12,9 +12,11 @@ The API others build on (kept stable):
   returns a :class:`Room` (``.url``, ``.key_url``, ``.server.port``, ``.tables``,
   ``.store``, ``.stop()``); ``mqtt`` is a :class:`companion.config.MqttConfig`;
 * the page's live stream: ``GET /events`` (server-sent events): a ``data:`` message
-  with every table first (``{"tables": [...], "records": n, "version": v}``), then an
-  ``event: table`` message per table that changed (``{"name": ..., "state": {...},
-  "version": v, ...}``) and an ``event: records`` when a finished game arrives.
+  with every table first (``{"tables": [...], "records": n, "store": {...}, "version":
+  v}``), then an ``event: table`` message per table that changed (``{"name": ...,
+  "state": {...}, "version": v, ...}``) and an ``event: records`` when a finished game
+  arrives or the store's state changes (``store``: ``{"unsaved": n, "why": text or null,
+  "archived": n}``, records the broker holds because they could not be saved, and why).
   ``GET /tables`` answers the same as the first message, ``GET /report`` the report
   (JSON), ``GET /report.csv`` its games as CSV.
 """

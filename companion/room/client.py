@@ -8,6 +8,16 @@ broker and arrive when it is back. paho's own thread reads; each message is chec
 :data:`LOG_EVERY` seconds in a flood; the broker is asked (MQTT 5 Maximum Packet Size)
 never to send more than :data:`MAX_PACKET` bytes in one message.
 
+Acknowledgements are the room's own (paho's ``manual_ack``): a record is acknowledged
+only once the store has it on disk, or knows it already, or refused it; every other
+message at once. A record the store could not write (a full disk, a read-only folder)
+stays unacknowledged, so the broker keeps it in the room's session and sends it again
+on the next connection: the room checks every :data:`RETRY_EVERY` seconds whether the
+disk takes a record again and then connects anew, and the record lands once. (MQTT asks
+a client to acknowledge in the order messages came; the room acknowledges the messages
+after an unsaved record at once, so the tables stay live while it waits. Mosquitto
+takes acknowledgements in any order.)
+
 Rules: the broker keeps one retained command, the latest rules sent (one game's). So
 the room remembers every game's latest rules (in :data:`RULES_FILE`, for its own
 restarts) and sends them again, not retained, when a table comes online: a table that
@@ -32,6 +42,7 @@ from paho.mqtt.properties import Properties
 
 from ..mqtt import commands, topics
 from ..mqtt.service import read_password
+from .store import Unsaved
 from .tables import Refused, Tables
 
 log = logging.getLogger(__name__)
@@ -41,26 +52,33 @@ MAX_PACKET = 1024 * 1024  # bytes: a record with its scenario is tens of KB
 LOG_EVERY = 10.0  # seconds between log lines about refused messages
 RULES_FILE = "rules.json"
 RESEND_AFTER = 2.0  # seconds: tables coming online within it get one resend of the rules
+RETRY_EVERY = 5.0  # seconds between checks of a disk that could not save a record
 
 
 class RoomLink:
-    """``folder``: where the room keeps :data:`RULES_FILE` (None: not kept)."""
+    """``folder``: where the room keeps :data:`RULES_FILE` (None: not kept); ``store``:
+    the :class:`~.store.Store` the records go to, checked while one waits unsaved."""
 
     def __init__(self, mqtt: Any, tables: Tables, folder: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, store: Any = None):
         self.mqtt = mqtt
         self.tables = tables
         self.clock = clock
         self.rules_path = folder / RULES_FILE if folder is not None else None
         self.rules = self._load_rules()  # game -> its latest rules sent
+        self.store = store
         self._resend: threading.Timer | None = None
+        self._retry: threading.Timer | None = None
         self._lock = threading.Lock()
+        self._connection = threading.Lock()  # a new connection, or the room's stop
+        self._stopped = False
         self.connected = threading.Event()
         self.refused = 0
         self._logged = 0
         self._log_at = 0.0
         self.client = paho.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"companion-room-{mqtt.room}", protocol=paho.MQTTv5)
+                                  client_id=f"companion-room-{mqtt.room}", protocol=paho.MQTTv5,
+                                  manual_ack=True)
         if mqtt.username is not None:
             self.client.username_pw_set(mqtt.username, read_password(mqtt))
         if mqtt.tls:
@@ -72,6 +90,10 @@ class RoomLink:
         self.client.on_subscribe = lambda *a: None
 
     def start(self) -> RoomLink:
+        self._connect()
+        return self
+
+    def _connect(self) -> None:
         props = Properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = SESSION_EXPIRY
         props.MaximumPacketSize = MAX_PACKET
@@ -79,14 +101,41 @@ class RoomLink:
         self.client.connect_async(self.mqtt.host, self.mqtt.port, keepalive=30,
                                   clean_start=False, properties=props)
         self.client.loop_start()
-        return self
 
     def stop(self) -> None:
         with self._lock:
-            if self._resend is not None:
-                self._resend.cancel()
-        self.client.disconnect()
-        self.client.loop_stop()
+            self._stopped = True
+            for timer in (self._resend, self._retry):
+                if timer is not None:
+                    timer.cancel()
+        with self._connection:
+            self.client.disconnect()
+            self.client.loop_stop()
+
+    def _retry_later(self) -> None:
+        with self._lock:
+            if self._retry is None and not self._stopped and self.store is not None:
+                self._retry = threading.Timer(RETRY_EVERY, self._retry_now)
+                self._retry.daemon = True
+                self._retry.start()
+
+    def _retry_now(self) -> None:
+        with self._lock:
+            self._retry = None
+        if not self.store.writable():
+            self._retry_later()
+            return
+        self.tables.touch()  # the page's "cannot be saved" goes
+        if not self.store.status()["unsaved"]:
+            return  # the broker sent them again already (a reconnection of paho's own)
+        # A new connection of the same session: the broker sends again what the room
+        # has not acknowledged. paho's loop ends on a disconnect, so it starts anew.
+        with self._connection:
+            if self._stopped:
+                return
+            self.client.disconnect()
+            self.client.loop_stop()
+            self._connect()
 
     def send(self, command: dict[str, Any]) -> None:
         """Publish a command (checked as a box will check it: Refused if a box would
@@ -156,10 +205,27 @@ class RoomLink:
             return
         log.info("room: connected to %s:%s, room %s", self.mqtt.host, self.mqtt.port,
                  self.mqtt.room)
+        lost = self.store.forget_unsaved() if self.store is not None and \
+            not flags.session_present else 0
+        if lost:
+            log.error("room: the broker no longer has the room's session: the records it "
+                      "held because the room could not save them are lost to the room (%d; "
+                      "the boxes' journals keep the games)", lost)
+            self.tables.touch()
         client.subscribe(f"{topics.ROOT}/{self.mqtt.room}/+/#", qos=1)
         self.connected.set()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        try:
+            self._take(message)
+        except Unsaved:
+            # Not acknowledged: the broker keeps it and sends it again on a new connection.
+            self.tables.touch()  # the page says why
+            self._retry_later()
+            return
+        client.ack(message.mid, message.qos)
+
+    def _take(self, message: Any) -> None:
         if message.topic == topics.command(self.mqtt.room):
             return  # the room's own commands (retained rules come back on subscribing)
         try:
@@ -169,6 +235,8 @@ class RoomLink:
                 self._table_joined()
         except Refused as why:
             self._refuse(str(why))
+        except Unsaved:
+            raise
         except Exception:  # noqa: BLE001 - one bad message never stops the room
             log.exception("room: a message on %s could not be taken", message.topic[:80])
 

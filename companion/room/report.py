@@ -61,7 +61,7 @@ def cause_words(cause: str) -> str:
 def build(digests: list[dict[str, Any]], analyses: dict[tuple[str, int], Any]) -> dict[str, Any]:
     """The report as the page shows it (words in the room's language)."""
     games: dict[str, dict[str, int]] = {}
-    setups: dict[tuple[str, str], dict[str, Any]] = {}
+    setups: dict[tuple[str, tuple[Any, ...]], dict[str, Any]] = {}
     causes: dict[str, int] = {}
     lost_to: dict[str, int] = {}
     for d in digests:
@@ -69,7 +69,7 @@ def build(digests: list[dict[str, Any]], analyses: dict[tuple[str, int], Any]) -
         g = games.setdefault(d["game"], {"played": 0, "won": 0})
         g["played"] += 1
         g["won"] += won
-        key = json.dumps(d["setup"], sort_keys=True)
+        key = tuple(sorted(d["setup"].items()))  # the digest's values are ints or strings
         row = setups.setdefault((d["game"], key), {"game": d["game"], "setup": d["setup"],
                                                    "played": 0, "won": 0})
         row["played"] += 1
@@ -110,12 +110,16 @@ def csv_text(digests: list[dict[str, Any]], analyses: dict[tuple[str, int], Any]
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(CSV_COLUMNS)
+    worded: dict[tuple[str, tuple[Any, ...]], str] = {}  # a convention has few set-ups
     for d in digests:
         c = analyses.get((d["table"], d["game_id"])) or {}
+        key = (d["game"], tuple(sorted(d["setup"].items())))
+        if key not in worded:
+            worded[key] = setup_words(d["game"], d["setup"])
         detections = "; ".join(f"{cause_words(k)}: {n}" for k, n in d["detections"].items())
         w.writerow([_cell(v) for v in (
             d["table"], d["game_id"], game_title(d["game"]), d["status"],
-            setup_words(d["game"], d["setup"]), d["turns"] if d["turns"] is not None else "",
+            worded[key], d["turns"] if d["turns"] is not None else "",
             detections, cause_words(d["lost_to"]) if d["lost_to"] else "",
             c.get("played", ""), c.get("best", ""), c.get("cost", ""))])
     return out.getvalue()

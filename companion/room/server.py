@@ -123,7 +123,7 @@ class _Events(Stream, _Room):
     def initialize(self, server: Any) -> None:
         super().initialize(server)
         self.sent: dict[str, tuple[int, str | None]] = {}  # table -> (version, board key)
-        self.records: tuple[int, int] | None = None  # (records, analysed) this stream knows
+        self.records: tuple[Any, ...] | None = None  # (records, analysed, store) it knows
         self.seen = 0  # the room's version this stream has sent
 
     def changed(self) -> asyncio.Event:
@@ -140,16 +140,17 @@ class _Events(Stream, _Room):
                 view, drawn = s.view(v, had[1] if had else None)
                 self.sent[v["name"]] = (table_version, drawn)
                 views.append(view)
-        count = (len(s.store), len(s.analyses()))
+        store = s.store.status()
+        count = (len(s.store), len(s.analyses()), store)
         previous, self.records = self.records, count
         if previous is None:
-            return b"data: " + _json({"tables": views, "records": count[0],
+            return b"data: " + _json({"tables": views, "records": count[0], "store": store,
                                       "version": version}) + b"\n\n"
         message = b"".join(b"event: table\ndata: " + _json({**view, "version": version})
                            + b"\n\n" for view in views)
         if count != previous:
             message += b"event: records\ndata: " + _json(
-                {"records": count[0], "analysed": count[1]}) + b"\n\n"
+                {"records": count[0], "analysed": count[1], "store": store}) + b"\n\n"
         return message
 
 
@@ -159,11 +160,8 @@ def _json(data: Any) -> bytes:
 
 class _Report(_Room):
     def get(self) -> None:
-        s = self.server
         self.set_header("Cache-Control", "no-store")
-        data = report.build(s.store.digests(), s.analyses())
-        data["damaged"] = list(s.store.damaged)
-        self.send(_json(data))
+        self.send(self.server.report())
 
 
 class _Csv(_Room):
@@ -207,6 +205,7 @@ class RoomServer(LoopServer):
         self.send, self.analyses, self.key = send, analyses, key
         self.command_bucket = _Bucket(COMMAND_RATE, COMMAND_BURST)
         self._boards: dict[str, tuple[str, str]] = {}  # table -> (key, svg), latest only
+        self._report: tuple[Any, bytes] = (None, b"")  # (what it was built from, JSON)
         self.changed: asyncio.Event
         super().__init__(host, port)
 
@@ -239,10 +238,24 @@ class RoomServer(LoopServer):
             kept = self._boards[name] = (key, board(state))
         return kept
 
+    def report(self) -> bytes:
+        """The report's JSON, built again only when the records, the analyses or the
+        language changed: every page asks for it when a game arrives, and a
+        convention's report reads every record (docs/mqtt.md gives its cost)."""
+        analyses, status = self.analyses(), self.store.status()
+        key = (self.store.version, len(analyses), i18n.language(), tuple(status.items()))
+        if self._report[0] != key:
+            data = report.build(self.store.digests(), analyses)
+            data["damaged"] = list(self.store.damaged)
+            data["store"] = status
+            self._report = (key, _json(data))
+        return self._report[1]
+
     def everything(self) -> tuple[int, dict[str, Any]]:
         now, tables = self.tables.views()
         return now, {"tables": [self.view(v, None)[0] for _, v in tables],
-                     "records": len(self.store), "version": now}
+                     "records": len(self.store), "store": self.store.status(),
+                     "version": now}
 
     def wake(self) -> None:  # any thread
         if self.loop is not None:

@@ -80,7 +80,7 @@ def start(mqtt: Any, state_dir: Path, host: str = "127.0.0.1", port: int = 0,
     store = Store(folder)
     analyst: Analyst | None = None
     tables = Tables(mqtt.room, on_record=lambda r: _stored(store, analyst, r))
-    link = RoomLink(mqtt, tables, folder)
+    link = RoomLink(mqtt, tables, folder, store=store)
     if analyse:
         analyst = Analyst(store, folder, budget, on_done=lambda: tables.touch())
     server = RoomServer(mqtt.room, tables, store, link.send,

@@ -152,15 +152,21 @@ def test_a_damaged_record_is_named_and_costs_only_itself(tmp_path, caplog):
     assert again.add(record(game_id=2)) and again.damaged == ["t9.9.json"]  # sent again: mended
 
 
-def test_the_store_is_bounded_oldest_first(tmp_path, monkeypatch):
+def test_past_its_bound_the_oldest_record_goes_to_the_archive_never_away(tmp_path, monkeypatch):
     monkeypatch.setattr(store_mod, "MAX_RECORDS", 3)
     clock = iter(range(100))
     kept = Store(tmp_path / "records", wall=lambda: float(next(clock)))
     for n in range(1, 6):
         kept.add(record(game_id=n))
     assert [d["game_id"] for d in kept.digests()] == [3, 4, 5]
-    assert sorted(p.name for p in (tmp_path / "records").iterdir()) == \
+    assert sorted(p.name for p in (tmp_path / "records").glob("*.json")) == \
         ["t1.3.json", "t1.4.json", "t1.5.json"]
+    archive = tmp_path / "records" / store_mod.ARCHIVE
+    assert sorted(p.name for p in archive.iterdir()) == ["t1.1.json", "t1.2.json"]
+    assert kept.status()["archived"] == 2
+    assert not kept.add(record(game_id=1))  # an archived record sent again is no new game
+    again = Store(tmp_path / "records")  # a restart: the same report, the same count
+    assert [d["game_id"] for d in again.digests()] == [3, 4, 5] and again.archived == 2
 
 
 def test_the_report_counts_wins_per_set_up_and_causes_in_the_stories_words():

@@ -234,6 +234,57 @@ def test_hostile_messages_cost_the_room_nothing(room, caplog):
     assert eventually(lambda: "Setting up a game" in room.card("t9"), 5), room.card("t9")
 
 
+def test_a_record_the_disk_refuses_is_said_on_the_page_until_it_lands(room, monkeypatch):
+    """The laptop's disk full: the page says so at once, the record waits in the broker
+    (unacknowledged), and lands once the disk takes it again; the store at its bound,
+    the report names the game it archived. Before the test that restarts the room: the
+    browser follows the first room's page."""
+    import errno
+    import os
+    from pathlib import Path
+
+    from rig import Watcher
+
+    from companion.room import client, store
+
+    monkeypatch.setattr(client, "RETRY_EVERY", 0.2)
+    folder, real, full = room.room.store.folder, os.replace, [True]
+
+    def replace(src, dst, *args, **kw):
+        if full[0] and Path(dst).parent == folder:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(src, dst, *args, **kw)
+
+    game = {"room": "r1", "table": "t10", "game_id": 9001, "game": "entanglion",
+            "status": "lost", "scenario": None, "story": None}
+
+    def line() -> str:
+        return room.driver.execute_script(
+            "const e = document.getElementById('store-status'); return e.hidden ? '' : e.innerText")
+
+    t10 = Watcher(room.broker.port, "t10", topic="companion/r1/command")
+    try:  # one game saved first: the store is never empty (in any order of the tests)
+        t10.publish("companion/r1/t10/record", json.dumps({**game, "game_id": 9000}))
+        assert eventually(lambda: ("t10", 9000) in records(room), 10)
+        monkeypatch.setattr(store.os, "replace", replace)
+        had = records(room)
+        t10.publish("companion/r1/t10/record", json.dumps(game))
+        assert eventually(lambda: "Records cannot be saved: No space left on device." in line(),
+                          10), line()
+        assert "1 finished game waits in the broker" in line() and records(room) == had
+        # The store at its bound: the record that lands moves the oldest to the archive.
+        oldest = room.room.store.digests()[0]
+        monkeypatch.setattr(store, "MAX_RECORDS", len(had))
+        full[0] = False
+        wanted = had - {(oldest["table"], oldest["game_id"])} | {("t10", 9001)}
+        assert eventually(lambda: records(room) == wanted, 10), records(room)
+        assert eventually(lambda: line() == "", 5), line()
+        assert eventually(lambda: "1 older game is in the room's archive folder" in
+                          room.driver.find_element("id", "report-body").text, 5)
+    finally:
+        t10.close()
+
+
 def test_a_room_away_misses_no_record_and_keeps_its_own(room):
     """Its persistent session: a game that ends while the room is stopped reaches it when
     it is back; the games it had are still in its store."""

@@ -143,3 +143,29 @@ def test_the_page_speaks_the_rooms_language(page):
     assert catalog["language"] == "pl" and catalog["messages"]["core"]["Tables"] == "Stoły"
     step = setup["games"][0]["steps"][0]
     assert step["key"] == "start_space" and step["title"] != "Difficulty"
+
+
+def test_the_report_is_built_once_per_change_and_never_stale(page, monkeypatch):
+    from companion.room import report
+
+    server, tables, _ = page
+    built = []
+    real = report.build
+    monkeypatch.setattr(report, "build", lambda *a: built.append(1) or real(*a))
+
+    def games() -> int:
+        return sum(g["played"] for g in json.loads(ask(server, "GET", "/report")[1])["games"])
+
+    def send(game_id):
+        tables.take("companion/r1/t1/record", json.dumps({
+            "room": "r1", "table": "t1", "game_id": game_id, "game": "qno", "status": "won",
+            "scenario": None, "story": None}).encode())
+
+    assert games() == 0
+    send(1)
+    assert games() == games() == 1 and len(built) == 2  # many pages ask: one build
+    send(1)  # the same record again: nothing to build
+    send(2)
+    assert games() == 2 and len(built) == 3
+    data = json.loads(ask(server, "GET", "/report")[1])
+    assert data["store"] == {"unsaved": 0, "why": None, "archived": 0}

@@ -146,6 +146,22 @@ const byName = new Intl.Collator(undefined, {numeric: true}).compare;
 
 function renderAll() { for (const name of [...tables.keys()].sort(byName)) render(name); }
 
+// Records the laptop could not save: they wait in the broker (not acknowledged), and
+// the room takes them again once its disk does.
+function storeStatus(store) {
+  const line = $("store-status");
+  const parts = [];
+  if (store && store.why)
+    // Translators: the room's page when the laptop cannot save finished games; {why} is the system's reason ("No space left on device").
+    parts.push(fmt(_("Records cannot be saved: {why}."), {why: store.why}));
+  if (store && store.unsaved)
+    // Translators: the room's page, after "Records cannot be saved: ..." (the broker is the MQTT server).
+    parts.push(fmt(ngettext("{n} finished game waits in the broker and is saved as soon as the disk takes it.",
+      "{n} finished games wait in the broker and are saved as soon as the disk takes them.", store.unsaved), {n: store.unsaved}));
+  line.textContent = parts.join(" ");
+  line.hidden = !parts.length;
+}
+
 function connect() {
   const source = new EventSource("/events");
   source.onopen = () => { $("link").className = "link up"; $("link").textContent = _("live"); };
@@ -157,6 +173,7 @@ function connect() {
     for (const view of got.tables) take(view);
     renderAll();
     document.body.dataset.version = got.version;
+    storeStatus(got.store);
     loadReport();
   };
   source.addEventListener("table", (e) => {
@@ -165,7 +182,7 @@ function connect() {
     render(view.name);
     document.body.dataset.version = view.version;
   });
-  source.addEventListener("records", () => loadReport());
+  source.addEventListener("records", (e) => { storeStatus(JSON.parse(e.data).store); loadReport(); });
 }
 
 // ------------------------------------------------------------------ commands
@@ -279,6 +296,11 @@ async function loadReport() {
     const r = await (await reportAsked).json();
     const body = $("report-body");
     body.replaceChildren();
+    const archived = (r.store || {}).archived || 0;
+    if (archived)
+      // Translators: the room's report, when it holds the latest games only; older ones are moved to a folder.
+      body.append(el("p", fmt(ngettext("{n} older game is in the room's archive folder, not in this report.",
+        "{n} older games are in the room's archive folder, not in this report.", archived), {n: archived})));
     if (!r.games.length) { body.append(el("p", _("No finished game yet."))); return; }
     const c = columns();
     // Translators: the room's report: a heading.
