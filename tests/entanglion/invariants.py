@@ -22,7 +22,8 @@ after any accepted input (or right after construction), whatever the options:
   PROBE that was that last card;
 * the record: every log entry of the step has exactly the keys the table of log
   entries in docs/scenarios.md gives its type (``LOG_KEYS``), with values of the kinds
-  it says (a ship for ``player``, ``d8`` or ``centarious`` for a die...), and every
+  it says (a ship for ``player``; for a roll, the die its purpose takes, and a result
+  that agrees with the roll: a check succeeds when ``modified`` beats ``beat``), and every
   field of the state still holds the type it is declared with (a flag stays a bool
   through a JSON round trip, never a ``None``).
 
@@ -125,14 +126,39 @@ def _check_log_entries(entries: Iterable[dict[str, Any]]) -> None:
             assert type(raw) is int and (1 <= raw <= 8 if die == "d8" else raw in (0, 1)), e
             rolled = e.get("reroll", raw)
             assert e["modified"] == rolled + e["modifier"], f"modified is not the sum: {e}"
-            if die == "centarious":
-                assert e["result"] in PLANETS, f"Centarious lands on no planet: {e}"
-            else:  # a defence check, the first-player roll or a Heisenberg jump say how
-                # it went; a roll with nothing riding on it (a die rolled for a card that
-                # only moves) leaves the result null, never an empty word
-                assert e["result"] is None or (isinstance(e["result"], str) and e["result"]), e
+            _check_roll_result(e)
         elif kind == "reshuffle":
             assert e["deck"] in ("engine", "event") and type(e["cards"]) is int, e
+
+
+# What each roll is for, with the die it takes and what its result may say. A check
+# (``beat`` given: the track value, or 3 for a PROBE) succeeds when ``modified`` is higher.
+ROLL_PURPOSES = {
+    "first player": ("d8", {"first", "second", "tie"}),
+    "ship placement": ("centarious", {"ZERO", "ONE"}),
+    "orbital detection jump": ("centarious", {"ZERO", "ONE"}),
+    "heisenberg": ("d8", RING_SET),
+    "spooky action": ("d8", RING_SET),
+    "probe": ("d8", {"no effect", "detected"}),
+    "orbital defence": ("d8", {"evaded", "detected"}),
+    "ground defence": ("d8", {"retrieved", "detected"}),
+}
+CHECK_SUCCESS = {"probe": "no effect", "orbital defence": "evaded",
+                 "ground defence": "retrieved"}
+
+
+def _check_roll_result(e: dict[str, Any]) -> None:
+    purpose = e["purpose"]
+    assert purpose in ROLL_PURPOSES, f"a roll for no documented purpose: {e}"
+    die, results = ROLL_PURPOSES[purpose]
+    assert e["die"] == die and e["result"] in results, f"{purpose} roll: {e}"
+    if purpose in CHECK_SUCCESS:
+        assert "beat" in e and (purpose != "probe" or e["beat"] == 3), e  # else the track's
+        won = e["modified"] > e["beat"]
+        assert (e["result"] == CHECK_SUCCESS[purpose]) == won, (
+            f"a {purpose} roll of {e['modified']} against {e['beat']} says {e['result']!r}")
+    else:
+        assert "beat" not in e, f"a {purpose} roll is no check: {e}"
 
 
 def _check_state_types(s: Any) -> None:
@@ -299,6 +325,12 @@ def check_invariants(g: Any, previous_detection: int,
         p = pending.get("player")
         assert p in SHIPS, f"prompt without a valid player: {pending}"
         assert pending.get("kind") in PROMPT_KINDS, f"unknown prompt kind: {pending}"
+        if pending["kind"] == "roll":  # a manual die: which one, for what, its faces
+            faces = {"d8": list(range(1, 9)), "centarious": [0, 1]}
+            assert pending.get("die") in faces and pending["options"] == faces[pending["die"]], (
+                f"a roll prompt for no die: {pending}")
+            assert pending.get("purpose") in ROLL_PURPOSES, f"a roll prompt for nothing: {pending}"
+            assert ROLL_PURPOSES[pending["purpose"]][0] == pending["die"], pending
         options = pending.get("options")
         assert isinstance(options, list) and len(options) >= 2, (
             f"a prompt needs at least two options: {pending}")

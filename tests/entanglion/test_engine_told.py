@@ -260,8 +260,17 @@ def test_a_choice_by_index_picks_that_option_and_a_wrong_index_is_told_the_range
     for wrong in (len(options), -1, "0", True):
         assert _refusal(g, {"do": "choose", "player": M, "index": wrong}) == (
             f"choice index must be 0-{len(options) - 1}, not {wrong!r}")
-    g.push({"do": "choose", "player": M, "index": 1})
-    assert entries(g, "keep")[-1]["card"] == options[1]
+    g.push({"do": "choose", "player": M, "index": 0})  # the first option is index 0
+    assert entries(g, "keep")[-1]["card"] == options[0]
+
+
+def test_a_choice_with_both_a_value_and_an_index_is_the_value():
+    g = game(ships=at("ZERO"), hands={M: ["X", "H", "H"], R: ["H", "H", "H"]},
+             stack=["CNOT", "SWAP"], ship_components={M: ["quantum_gates"]})
+    play(g, "exchange", "X")
+    assert g.pending["options"] == ["CNOT", "SWAP"]
+    g.push({"do": "choose", "player": M, "value": "SWAP", "index": 0})
+    assert entries(g, "keep")[-1]["card"] == "SWAP"
 
 
 @pytest.mark.parametrize("do", ["retrieve", "pass"])

@@ -200,6 +200,8 @@ REFUSED = [
     ({"dice": [9]}, "forced dice must be whole numbers 0-8, not 9"),
     ({"dice": ["1"]}, "forced dice must be whole numbers 0-8, not '1'"),
     ({"dice": [0]}, "forced die value 0 cannot be a d8 result (1-8) for first player"),
+    ({"setup": {"first_player": M}, "dice": [2]},
+     "forced die value 2 cannot be a centarious result (0-1) for ship placement"),
     ({"options": {"dice": "loaded"}}, "option 'dice' must be one of 'auto', 'manual', not 'loaded'"),
 ]
 
