@@ -112,7 +112,10 @@ def _check_log_entries(entries: Iterable[dict[str, Any]]) -> None:
             f"{' and maybe ' + str(sorted(maybe)) if maybe else ''}: {e}")
         if "player" in always:
             assert e["player"] in SHIP_SET, f"{kind} entry for no ship: {e}"
-        if kind == "event":
+        if kind == "action":  # the turn's action, with the card it plays if any
+            assert e["do"] in ("navigate", "exchange", "retrieve", "event", "pass"), e
+            assert ("card" in e) == (e["do"] in ("navigate", "exchange", "event")), e
+        elif kind == "event":
             assert ("kept" in e) != ("defence" in e), f"an event is kept or a defence: {e}"
         elif kind == "move":
             assert e["cause"] in MOVE_CAUSES, f"move caused by {e['cause']!r}: {e}"

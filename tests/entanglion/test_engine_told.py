@@ -281,3 +281,21 @@ def test_another_input_during_a_prompt_is_told_whose_choice_is_awaited_whatever_
     play(g, "exchange", "X")
     assert _refusal(g, {"do": do, "player": M, "index": 9}) == (
         "waiting for Mercurial to choose (quantum_gates)")
+
+
+def test_the_hint_re_deals_a_game_between_inputs_and_in_the_middle_of_one():
+    """The hint reads the engine's input in progress (none between inputs) to re-deal what
+    the players cannot see; the engine must say "none" once an input is complete."""
+    from companion.games.entanglion import hint
+
+    g = game(ships=at("ZERO"), hands={M: ["X", "H", "H"], R: ["H", "H", "H"]},
+             stack=["CNOT", "SWAP"], ship_components={M: ["quantum_gates"]})
+    play(g, "navigate", "H")  # a whole input: nothing in progress
+    w = hint.world(g, hint._Public(g), hint.Rng(1))
+    assert w.state.pos == g.state.pos and w.legal_actions() == g.legal_actions()
+    play(g, "exchange", "H")  # Rubicon has no Quantum Gates: Mercurial's turn again
+    play(g, "exchange", "X")  # stops at Quantum Gates' choice
+    w = hint.world(g, hint._Public(g), hint.Rng(1))
+    assert w.pending == g.pending
+    w.push({"do": "choose", "player": M, "value": w.pending["options"][0]})
+    assert w.pending is None and w.state.turn_player == R

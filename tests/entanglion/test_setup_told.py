@@ -159,6 +159,13 @@ def test_a_seed_deals_the_same_game_as_it_always_has(seed):
     assert (s.turn_player, s.turn_number, s.status) == (g.log[-1]["player"], 1, "playing")
 
 
+def test_a_game_made_without_a_seed_is_seed_0s():
+    """A game made without a seed, as a scenario file without one (docs/scenarios.md), is
+    seed 0's."""
+    assert Entanglion().to_dict() == Entanglion(seed=0).to_dict()
+    assert Entanglion().log == DEALT[0]["log"]
+
+
 ALL_EMPTY_BUT_ONE = {p: None for p in RING[:-1]}
 
 REFUSED = [
