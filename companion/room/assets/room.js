@@ -289,8 +289,12 @@ const columns = () => ({
 });
 
 let reportAsked = null;
+let reportStale = false;
 async function loadReport() {
-  if (reportAsked) return;  // one at a time: a burst of records is one fetch
+  // One fetch at a time: a burst of records is one more fetch after the one in flight,
+  // which may have left before the last of them was counted.
+  if (reportAsked) { reportStale = true; return; }
+  reportStale = false;
   reportAsked = fetch("/report", {credentials: "same-origin"});
   try {
     const r = await (await reportAsked).json();
@@ -322,6 +326,7 @@ async function loadReport() {
     if (r.damaged.length) body.append(el("p", fmt(_("Records that cannot be read (left out): {files}"), {files: r.damaged.join(", ")})));
   } finally {
     reportAsked = null;
+    if (reportStale) loadReport();
   }
 }
 
