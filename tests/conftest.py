@@ -1,6 +1,7 @@
 """Suite-wide options, and the tests folder on the import path so every test can use
 the shared helpers (``waiting``, ``simscript``) whichever folder it lives in."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -26,3 +27,11 @@ def pytest_addoption(parser):
     parser.addoption(
         "--update-goldens", action="store_true", default=False,
         help="rewrite the golden OLED images from the current renderer (deliberately!)")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker more than the cores. A worker waiting on a broker, a
+    browser or a booted subprocess leaves its core idle; the extra worker fills those
+    waits (on two cores: 3 min 45 s with two workers, 3 min 14 s with three, 3 min 18 s
+    with four)."""
+    return (os.cpu_count() or 1) + 1

@@ -36,6 +36,7 @@ components and decks) rather than taken from ``cards.py``, so a slip there shows
 
 from __future__ import annotations
 
+import functools
 from dataclasses import fields
 from typing import Any, Iterable
 
@@ -167,11 +168,16 @@ def _check_roll_result(e: dict[str, Any]) -> None:
 def _check_state_types(s: Any) -> None:
     """Each field of the state holds the type it is declared with (``bool`` and ``int``
     fields exactly: JSON and the box's screens tell ``False`` from ``None`` and ``0``)."""
-    for f in fields(s):
-        if f.type in ("bool", "int"):
-            value = getattr(s, f.name)
-            assert type(value).__name__ == f.type, (
-                f"state field {f.name} is declared {f.type} but holds {value!r}")
+    for name, kind in _typed_fields(type(s)):
+        value = getattr(s, name)
+        assert type(value) is kind, f"state field {name} is declared {kind.__name__} but holds {value!r}"
+
+
+@functools.cache
+def _typed_fields(cls: type) -> tuple[tuple[str, type], ...]:
+    """The state's bool and int fields (read once: this runs after every step)."""
+    kinds = {"bool": bool, "int": int}
+    return tuple((f.name, kinds[f.type]) for f in fields(cls) if f.type in kinds)
 
 
 def _has(g: Any, ship: str, component: str) -> bool:
