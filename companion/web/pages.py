@@ -66,7 +66,9 @@ def _page(title: str, body: str) -> str:
     return (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{escape(title)}</title><link rel="stylesheet" href="/replay.css">'
-            '<link rel="icon" href="data:,"><script src="/replay.js" defer></script></head>'
+            # theme.js (the live page's): a theme chosen there holds here too
+            '<link rel="icon" href="data:,"><script src="/theme.js" defer></script>'
+            '<script src="/replay.js" defer></script></head>'
             f'<body><header><nav aria-label="{escape(_(W_PAGES))}">'
             f'<a href="/">{escape(_(W_LIVE_GAME))}</a> '
             f'<a href="/games">{escape(_(W_PAST_GAMES))}</a></nav></header>'

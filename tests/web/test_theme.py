@@ -111,3 +111,28 @@ def test_the_theme_follows_the_device_until_chosen_and_the_choice_outlasts_a_rel
         assert not [m for m in logs if "Content Security Policy" in m or "Error" in m], logs
     finally:
         browser.release(d)
+
+
+def test_the_past_games_pages_follow_the_theme_chosen_on_the_live_page(box):
+    """They have no button of their own: the choice made on the live page holds there, and
+    without one they follow the device."""
+    d = browser.page()
+    theme = lambda: d.execute_script("return document.documentElement.dataset.theme")  # noqa: E731
+    bg = lambda: d.execute_script("return getComputedStyle(document.body).backgroundColor")  # noqa: E731
+    past = box.server.url.rstrip("/") + "/games"
+    try:
+        _device(d, "dark")
+        d.get(past)
+        wait_for(lambda: theme() == "dark", what="the device's theme on the past games")
+        assert bg() == "rgb(17, 24, 39)"  # replay.css's dark ground
+        d.get(box.server.url)
+        wait_for(lambda: text(d, "link") == "live", what="the stream")
+        d.execute_script("document.getElementById('theme-button').click()")
+        assert theme() == "light"
+        d.get(past)
+        wait_for(lambda: theme() == "light", what="the chosen theme on the past games")
+        assert bg() == "rgb(249, 250, 251)"  # replay.css's light ground, the device still dark
+        logs = [e["message"] for e in d.get_log("browser")]
+        assert not [m for m in logs if "Content Security Policy" in m or "Error" in m], logs
+    finally:
+        browser.release(d)
