@@ -30,6 +30,7 @@ Safety, by construction:
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import dataclasses
 import gzip
@@ -393,7 +394,7 @@ class _Qasm(Handler):
         self.finish(snap["qasm"])
 
 
-class Stream(Handler):
+class Stream(Handler, abc.ABC):
     """A stream of server-sent events, as both pages send them: at most
     :data:`MAX_STREAMS` (past them one ``event: full`` says so and the page retries
     later), ``retry`` so the browser reconnects by itself within a second, the newest
@@ -401,13 +402,13 @@ class Stream(Handler):
     seconds, and a client that does not take a message within :data:`SLOW_CLIENT`
     seconds dropped. A subclass says what the next message is."""
 
+    @abc.abstractmethod
     def changed(self) -> asyncio.Event:
         """The event set at the next change (taken before :meth:`next_message`)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def next_message(self) -> bytes:
         """What brings this stream up to date (b"": it is)."""
-        raise NotImplementedError
 
     async def opened(self) -> None:
         """Once the stream is counted, before its first message."""
@@ -603,7 +604,7 @@ def _plain_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     return ip
 
 
-class LoopServer:
+class LoopServer(abc.ABC):
     """A Tornado application on a thread and event loop of its own, bound on the
     caller's thread to ``host:port`` (port 0: any free port; see :attr:`port`; a taken
     port is an OSError the caller sees at once), behind the door (:class:`Gate`) and
@@ -650,8 +651,9 @@ class LoopServer:
             return False
         return asked == here
 
+    @abc.abstractmethod
     def _app(self) -> tornado.web.Application:
-        raise NotImplementedError
+        """The page's routes (each server has its own)."""
 
     def _opened(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the server's loop, before the first connection is taken."""
