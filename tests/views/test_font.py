@@ -387,3 +387,22 @@ def test_truncations_without_drawing_only_measure():
     assert image.getbbox() is None and cuts == ["cut"]
     font.draw_text(image, (0, 0), "Hi")
     assert image.getbbox() is not None  # drawing is back on after the block
+
+
+def test_the_line_cache_is_bounded_and_keeps_the_lines_drawn_lately():
+    """A night of play draws many distinct lines (numbers, card texts): the cache of
+    line masks never grows past its bound, and a line every screen draws (the title
+    bar, a menu item) stays in it however many others come and go."""
+    image = Image.new("1", (128, 64))
+    font._lines.clear()
+    font.draw_text(image, (0, 10), "Detection 12%")
+    kept = font._lines[("Detection 12%", 1)]
+    for n in range(font._LINES_KEPT * 2):
+        font.draw_text(image, (0, 10), "Detection 12%")
+        font.draw_text(image, (0, 20), f"line {n}")
+        assert len(font._lines) <= font._LINES_KEPT
+    assert font._lines[("Detection 12%", 1)] is kept  # never dropped and built again
+    assert ("line 0", 1) not in font._lines
+    before = image.tobytes()
+    font.draw_text(image, (0, 10), "Detection 12%")  # from the cache: the same pixels
+    assert image.tobytes() == before
