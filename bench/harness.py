@@ -306,8 +306,9 @@ class Rig:
 
         from companion import config as configuration
         from companion.box import Box
-        from companion.daemon import Daemon
+        from companion.daemon import WAKE, Daemon
         from companion.hardware.buttons import Classifier
+        from companion.hardware.display_worker import DisplayWorker
         from companion.hardware.fake_bus import FakeBuses
         from companion.hardware.inbox import Inbox
         from companion.hardware.oled import open_display
@@ -330,13 +331,15 @@ class Rig:
         self.panel = self.buses.i2c_panel(OLED.driver, OLED.port, OLED.address)
         self.bus = self.buses.i2c[OLED.port]
         self.display = open_display(OLED, self.clock, self.buses)
+        # As ``companion run`` drives it: on a worker thread the loop hands frames to.
+        self.worker = DisplayWorker(self.display, lambda: self.events.put(WAKE))
         self.registry = Registry.load(self.config.paths.registry_path)
         Path(self.config.paths.state_dir).mkdir(parents=True, exist_ok=True)
         self.journal = Journal(Path(self.config.paths.state_dir) / "journal.db")
         seeds = seed if callable(seed) else (lambda: seed)
         session = Session(self.journal, self.registry,
                           configuration.session_config(self.config), seeds)
-        self.box = Box(session, self.display, self.devices.leds)
+        self.box = Box(session, self.worker, self.devices.leds)
         self.daemon = Daemon(self.box, self.events,
                              Classifier(self.config.buttons.hold_time,
                                         self.config.buttons.debounce),
@@ -384,6 +387,7 @@ class Rig:
         d = self.daemon
         for _ in range(max_steps):
             d.step(0)
+            self.worker.flush(30)  # what the step handed the OLED is on the glass
             due = [t for t in (d._tick_at, d.classifier.deadline(), self.box.display.due_at)
                    if t is not None and t <= end]
             if self.events.empty() and not due:
@@ -493,7 +497,7 @@ class Rig:
             return
         self.closed = True
         close_devices(self.devices)
-        self.display.close()
+        self.worker.close()
         self.journal.close()
         self.gpio.reset()
         Device.pin_factory = self._previous_factory

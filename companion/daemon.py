@@ -36,6 +36,7 @@ from .i18n import _
 from .box import Box
 from .hardware.buttons import PEEK, Classifier, Edge
 from .hardware.display import Display
+from .hardware.display_worker import DisplayWorker
 from .hardware.inbox import Inbox
 from .hardware.leds import LedSink
 from .hardware.link import LinkEvent
@@ -48,6 +49,9 @@ from .views import oled
 log = logging.getLogger(__name__)
 
 _STOP = object()  # put on the queue to wake the loop for shutdown
+# Put by a display's worker after a retry: the loop, asleep until what it knew was
+# due, looks at the display's next time again.
+WAKE = object()
 IDLE_WAKE = 60.0  # even with nothing due, look at the stop flag this often
 ANALYSIS_QUIET = 2.0  # seconds without an input before the analysis after a game goes on
 # "Switch the box off" from the menu: the service may only create this file in its
@@ -68,12 +72,12 @@ def request_power_off(environ: Any = os.environ) -> None:
 class Devices:
     """What the daemon opened, so it can close it all (in reverse order)."""
 
-    display: Display
+    display: Display | DisplayWorker
     leds: LedSink
     closers: list[Callable[[], None]] = field(default_factory=list)
     buzzer: Any = None  # a hardware.buzzer.Buzzer
     link: Any = None  # the co-processor link, when there is one
-    private: dict[int, Display] = field(default_factory=dict)  # QLANET camps' own OLEDs
+    private: dict[int, Display | DisplayWorker] = field(default_factory=dict)  # QLANET camps' own OLEDs
     lock: Any = None  # the state directory's one-writer lock, released last
 
 
@@ -139,7 +143,7 @@ class Daemon:
                 self.events.get_nowait()
         except queue.Empty:
             event = None
-        if event is not None and event is not _STOP:
+        if event is not None and event is not _STOP and event is not WAKE:
             self.dispatch(event)
         now = self.clock()
         for e in self.classifier.due(now):
@@ -193,7 +197,7 @@ class Daemon:
             self.box.session.analysis_ready(done)
             self.box.refresh()  # a story on show tells it now (a blink tick redraws nothing)
 
-    def _displays(self) -> list[Display]:
+    def _displays(self) -> list[Display | DisplayWorker]:
         return [self.box.display, *self.box.private_displays.values()]
 
     def _dim_at(self) -> float | None:
@@ -373,9 +377,12 @@ def _quietly(action: Callable[[], Any]) -> None:
 
 
 def open_devices(config: Any, put: Callable[[Any], None],
-                 clock: Callable[[], float] = time.monotonic) -> Devices:
+                 clock: Callable[[], float] = time.monotonic,
+                 background: bool = False) -> Devices:
     """Open everything the config names. Readers that are missing do not stop the box
-    (they reconnect by themselves); GPIO that cannot be opened does (see ``doctor``)."""
+    (they reconnect by themselves); GPIO that cannot be opened does (see ``doctor``).
+    ``background``: each OLED on a worker thread of its own (``companion run``: the
+    loop never waits for the bus), which wakes the loop with ``put(WAKE)``."""
     from .hardware.buttons import GpioButtons
     from .hardware.buzzer import Buzzer, GpioBuzzer
     from .hardware.leds import FirmwareLeds, GpioLeds, default_led_map_path, load_led_map
@@ -384,13 +391,18 @@ def open_devices(config: Any, put: Callable[[Any], None],
 
     # A stuck bus hangs each transfer for the kernel's timeout: re-opens wait on a
     # thread of their own, costing the loop at most RETRY_WAIT each.
-    display = open_display(config.oled, clock, retry_wait=RETRY_WAIT)
+    display: Display | DisplayWorker = open_display(config.oled, clock, retry_wait=RETRY_WAIT)
+    if background:
+        display = DisplayWorker(display, lambda: put(WAKE))
     closers: list[Callable[[], None]] = []
     link = None
     try:
         # A camp's own OLED clears when the box stops (a secret is not left on show).
-        private = open_private_displays(config.oled, config.private_oled, clock,
-                                        retry_wait=RETRY_WAIT)
+        private: dict[int, Display | DisplayWorker] = dict(open_private_displays(
+            config.oled, config.private_oled, clock, retry_wait=RETRY_WAIT))
+        if background:
+            private = {camp: DisplayWorker(d, lambda: put(WAKE), f"camp-{camp}")
+                       for camp, d in private.items()}
         closers += [d.close for d in private.values()]
         buttons = GpioButtons(config.buttons.pins, put, pull_up=config.buttons.pull_up,
                               clock=clock)
@@ -464,7 +476,7 @@ def open_for(command: str, config_path: str | None,
                       f"{config.paths.state_dir}: {exc.strerror or exc} (paths.state_dir in "
                       "the config; it must be a folder this user may write)", file=sys.stderr)
                 return 2
-        devices = open_devices(config, events.put)
+        devices = open_devices(config, events.put, background=command == "run")
         devices.lock = lock
         return config, devices
     except (configuration.ConfigError, LedMapError, statelock.Locked) as exc:

@@ -96,7 +96,8 @@ PARTS = (
          _in("views/", "oled", "leds", "terminal", "font", "qr"),
          may_import=("engines",), third_party=("PIL", "segno"), floor=1),
     Part("adapters", "Output adapters", "send only what changed; a fake for each", (1, 2),
-         _in("hardware/", "display", "oled", "pages", "leds", "buzzer", "fake_bus")
+         _in("hardware/", "display", "display_worker", "oled", "pages", "leds", "buzzer",
+             "fake_bus")
          + _in("", "notify"),
          devices="OLED, LEDs via the Pico, buzzer, systemd",
          may_import=("views", "engines", "config"),

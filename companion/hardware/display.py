@@ -28,6 +28,10 @@ about 1 s on a Pi. With ``retry_wait`` set (the box sets it), the re-open runs o
 helper thread: :meth:`retry` waits at most that long for it once, then only looks
 whether it has finished, so each attempt costs the loop at most ``retry_wait``
 however long the bus hangs; the device it opened is taken on a later call.
+
+``companion run`` drives its displays from a thread of their own
+(:mod:`.display_worker`), so the game's loop waits for neither a transfer nor a retry;
+the simulator and the hands-on commands call a display directly.
 """
 
 from __future__ import annotations
@@ -96,6 +100,11 @@ class Display:
     def due_at(self) -> float | None:
         """When :meth:`retry` has something to do: a retry, or else a refresh."""
         return self.retry_at if self.failures else self.refresh_at
+
+    def due(self) -> bool:
+        """Whether :meth:`retry` has something to do now."""
+        at = self.due_at
+        return at is not None and self._clock() >= at
 
     def retry(self) -> bool:
         """Re-initialise the panel and resend the newest frame, if a retry is due; on a

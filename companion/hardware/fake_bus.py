@@ -155,7 +155,9 @@ class Wire:
     transfer fails (a marginal wire). While ``stuck`` (a device holding SDA low) every
     transfer hangs for ``stuck_wait`` real seconds, the kernel's timeout, then fails
     with ``ETIMEDOUT``. ``bits`` counts what crossed it; ``opens`` and ``closes`` the
-    bus files opened and closed on it."""
+    bus files opened and closed on it. With ``hz`` set, an I2C transfer also takes the
+    real time it would at that clock (the kernel's ioctl sleeps until the controller
+    is done), so a bench can see what waiting for the bus costs the caller."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic):
         self.clock = clock
@@ -172,6 +174,7 @@ class Wire:
         self.data_transfers = 0
         self.failed = 0
         self.bits = 0  # on the wire, including addressing and acknowledge bits
+        self.hz = 0  # 0: transfers take no time
 
     def _fault(self, is_data: bool) -> None:
         if self.stuck:
@@ -211,7 +214,10 @@ class I2CWire(Wire):
             # The bcm2835 driver's answer to an address nobody acknowledges.
             raise OSError(errnos.EREMOTEIO, os.strerror(errnos.EREMOTEIO))
         self._fault(is_data)
-        self.bits += 9 * (1 + len(payload)) + 2  # 8 bits + ACK per byte; start and stop
+        bits = 9 * (1 + len(payload)) + 2  # 8 bits + ACK per byte; start and stop
+        self.bits += bits
+        if self.hz:
+            time.sleep(bits / self.hz)
         if is_data:
             panel.data_bytes(payload[1:])
         else:
