@@ -452,3 +452,24 @@ def test_the_whole_file_check_waits_for_idle_and_is_owed_until_it_runs(tmp_path)
     journal.close()
     with Journal(path) as journal:
         assert journal.check == "quick_check"  # paid: a clean close again
+
+
+def test_a_notice_read_rewrites_the_mark_a_full_rewrite_would(journal):
+    """Reading a notice changes only the count read in the mark: what is written then
+    is what the mark rebuilt from the database would say, and the count survives a
+    reopen; a read of an entry that is not the last is not written."""
+    from companion.journal.store import Mark
+
+    gid = journal.new_game("entanglion", 42, {})
+    seq = journal.record(gid, NAV, turns=1, status="playing")
+    journal.mark_read(gid, seq, 2)
+    written = Mark.decode(journal.mark_path.read_bytes())
+    journal._write_mark(journal._db, clean=False, game=gid)  # from the database
+    assert Mark.decode(journal.mark_path.read_bytes()) == written
+    assert (written.game, written.seq, written.read, written.clean) == (gid, seq, 2, False)
+    journal.mark_read(gid, seq - 1, 5)  # an older entry: ignored
+    assert journal.read_mark() == (gid, seq, 2)
+    seq = journal.record(gid, NAV, turns=2, status="playing")  # a new entry: none read
+    assert journal.read_mark() == (gid, seq, 0)
+    journal.mark_read(gid, seq, 1)
+    assert Mark.decode(journal.mark_path.read_bytes()).read == 1

@@ -39,7 +39,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -242,6 +242,7 @@ class Journal:
         self.loss: Loss | None = None
         self.mark: Mark | None = None  # as found at open, before this run rewrote it
         self._read: tuple[int, int, int] = (0, 0, 0)  # (game, seq, notices read)
+        self._written_mark: Mark | None = None  # the mark as last written by this process
         self._dirty = False  # written since the last checkpoint
         self.damage: str | None = None
         self._checker: threading.Thread | None = None
@@ -394,13 +395,19 @@ class Journal:
             head, seq = row if row is not None else (0, 0)
             read = self._read[2] if self._read[:2] == (game, seq) else 0
             self._read = (game, seq, read)
-            os.pwrite(self._mark_fd, Mark(activity, game, seq, head, read, clean,
-                                          self.damage is not None).encode(), 0)
-            if sync:
-                os.fsync(self._mark_fd)
+            self._put_mark(Mark(activity, game, seq, head, read, clean,
+                                self.damage is not None), sync)
         except (OSError, sqlite3.Error) as exc:
             # The mark only ever adds detection: failing to write it loses no game.
             log.warning("journal mark %s not written: %s", self.mark_path, exc)
+
+    def _put_mark(self, mark: Mark, sync: bool = False) -> None:
+        assert self._mark_fd is not None
+        self._written_mark = None  # unknown until the write is done
+        os.pwrite(self._mark_fd, mark.encode(), 0)
+        if sync:
+            os.fsync(self._mark_fd)
+        self._written_mark = mark
 
     def read_mark(self) -> tuple[int, int, int]:
         """(game, seq, notices read) of the last committed entry, as the mark has it."""
@@ -413,7 +420,17 @@ class Journal:
             if self._db is None or self._mark_fd is None or self._read[:2] != (game_id, seq):
                 return
             self._read = (game_id, seq, max(read, 0))
-            self._write_mark(self._db, clean=False, game=game_id)
+            last = self._written_mark
+            if last is None or (last.game, last.seq) != (game_id, seq):
+                self._write_mark(self._db, clean=False, game=game_id)
+                return
+            # Every write since rewrote the mark: only the count read is new. (About
+            # half the inputs of a game are an OK on a notice; three queries each.)
+            try:
+                self._put_mark(replace(last, read=max(read, 0), clean=False,
+                                       damaged=self.damage is not None))
+            except OSError as exc:
+                log.warning("journal mark %s not written: %s", self.mark_path, exc)
 
     def _close_mark(self) -> None:
         if self._mark_fd is not None:
