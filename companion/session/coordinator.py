@@ -144,8 +144,9 @@ class Session(Menus, SetupSteps, Play, Tags, Notices):
         # A notice carries the board as of what it has told: the LEDs never run ahead.
         front = self.notices[0] if self.notices else {}
         model = dict(front["leds"]) if "leds" in front else self.ui.leds(self.game)
-        menu = self._current_menu()
-        if menu and not self.notices and self.overlay is None:
+        # The targets of the item under the cursor blink; the menu is built only when it
+        # is on show (building a prompt's menu weighs its odds).
+        if not self.notices and self.overlay is None and (menu := self._current_menu()):
             items = menu["items"]
             if items and 0 <= self.cursor < len(items) and items[self.cursor].targets:
                 model["targets"] = list(items[self.cursor].targets)
