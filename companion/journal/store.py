@@ -38,10 +38,10 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..frozen import frozen
 from ..statelock import open_nofollow
 
 try:
@@ -124,16 +124,20 @@ class JournalError(Exception):
         self.damaged = damaged
 
 
-@dataclass(frozen=True)
+@frozen
 class Entry:
+    """One line of a game's history: an input, or the undo of the last one."""
+
     seq: int
     kind: str  # 'input' or 'undo'
     action: dict[str, Any] | None  # None for an undo
     at: float
 
 
-@dataclass(frozen=True)
+@frozen
 class GameSummary:
+    """A game as the lists of past games show it, without its history."""
+
     id: int
     game: str
     created: float
@@ -145,8 +149,10 @@ class GameSummary:
     inputs: int  # effective inputs: undone ones are not counted
 
 
-@dataclass(frozen=True)
+@frozen
 class GameRecord(GameSummary):
+    """A game with all it takes to replay it: seed, options, setup and entries."""
+
     seed: int
     options: dict[str, Any]
     setup: dict[str, Any] | None
@@ -154,7 +160,7 @@ class GameRecord(GameSummary):
     entries: list[Entry]
 
 
-@dataclass(frozen=True)
+@frozen
 class Mark:
     """What the journal last committed, kept outside it (see the module docstring)."""
 
@@ -189,7 +195,7 @@ class Mark:
         return cls(activity, game, seq, head, read, clean == 1, clean == 2)
 
 
-@dataclass(frozen=True)
+@frozen
 class Loss:
     """Writes the mark says were committed that the journal no longer holds."""
 
