@@ -30,6 +30,7 @@ The modules, in the order a file goes through them:
 * ``skeleton``: the commented defaults; ``command``: ``python -m companion.config``.
 """
 
+from .command import main
 from .loading import load, session_config
 from .schema import (
     BAUD_RATES, BUTTON_KEYS, DEFAULT_PATH, DEFAULT_STATE_DIR, GPIO_MAX, MAX_PADS,
@@ -37,6 +38,7 @@ from .schema import (
     BuzzerConfig, Config, GameConfig, LedsConfig, LinkConfig, OledConfig, PathsConfig,
     MqttConfig, PrivateOledConfig, ReaderConfig, WebConfig,
 )
+from .skeleton import dumps_defaults
 from .values import ConfigError
 
 __all__ = [
@@ -46,16 +48,3 @@ __all__ = [
     "LinkConfig", "MqttConfig", "OledConfig", "PathsConfig", "PrivateOledConfig",
     "ReaderConfig", "WebConfig", "dumps_defaults", "load", "main", "session_config",
 ]
-
-
-def __getattr__(name: str):  # noqa: ANN202 - PEP 562
-    """``main`` and ``dumps_defaults`` on first use: the box's start needs neither."""
-    if name == "main":
-        from .command import main
-
-        return main
-    if name == "dumps_defaults":
-        from .skeleton import dumps_defaults
-
-        return dumps_defaults
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
