@@ -128,13 +128,14 @@ def daemon(tmp: Path, pico: FakePico, language: str, game_id: int,
         raise RuntimeError(f"the daemon exited with {proc.returncode}")
     if (shown.get("mode"), shown.get("status"), shown.get("game_id")) != ("game", "playing",
                                                                           game_id):
-        raise NotResumed(f"at READY the box showed mode {shown.get('mode')}, game "
+        raise NotMeasured(f"at READY the box showed mode {shown.get('mode')}, game "
                          f"#{shown.get('game_id')} {shown.get('status')}, not game #{game_id}")
     return ready, cpu
 
 
-class NotResumed(RuntimeError):
-    """READY=1 came before the unfinished game was on the box."""
+class NotMeasured(RuntimeError):
+    """What would be timed is not what the bench says it times: READY=1 came before
+    the unfinished game was on the box, or the start loaded too little to be one."""
 
 
 def main() -> int:
@@ -154,7 +155,7 @@ def main() -> int:
             modules = library_modules(json.loads((tmp / "modules.json").read_text()))
             missing = [name for name in MUST if name not in modules]
             if missing:
-                raise NotResumed(f"the modules at READY miss {', '.join(missing)}")
+                raise NotMeasured(f"the modules at READY miss {', '.join(missing)}")
             libraries = "import " + ", ".join(modules)
             print(f"the baseline imports the {len(modules)} modules of the box's libraries "
                   f"loaded at READY: {', '.join(modules)}")
@@ -170,7 +171,7 @@ def main() -> int:
                       f"ms ({used * 1000:.0f} ms CPU), the narrow imports "
                       f"{narrows[-1][0] * 1000:.0f} ms ({narrows[-1][1] * 1000:.0f} ms CPU)",
                       flush=True)
-        except NotResumed as exc:
+        except NotMeasured as exc:
             print(f"bench/startup.py: not measured: {exc}", file=sys.stderr)
             return 1
     print(f"start-up in {args.lang}: game #{game_id} resumed by replaying {played} inputs "
