@@ -593,9 +593,11 @@ def web_child(script: str, seed: int, state_dir: str, pico: str) -> tuple[subpro
 
 def spawn(config: Path, notify: NotifySocket | None, counters: Path | None = None,
           watchdog_usec: int | None = None, cwd: Path | None = None,
-          stderr: Any = subprocess.DEVNULL, reach: str = "") -> subprocess.Popen:
+          stderr: Any = subprocess.DEVNULL, reach: str = "",
+          modules: Path | None = None) -> subprocess.Popen:
     """``companion run --config config`` (through bench/rundaemon.py: mock GPIO and the
-    OLED on a fake I2C bus whose counters go to ``counters`` on SIGUSR1 and at exit)."""
+    OLED on a fake I2C bus whose counters go to ``counters`` on SIGUSR1 and at exit;
+    the modules imported at READY=1 to ``modules``)."""
     env = child_env(GPIOZERO_PIN_FACTORY="mock", PYTHONUNBUFFERED="1")
     env.pop("NOTIFY_SOCKET", None)
     env.pop("WATCHDOG_USEC", None)
@@ -608,6 +610,8 @@ def spawn(config: Path, notify: NotifySocket | None, counters: Path | None = Non
         argv += ["--counters", str(counters)]
     if reach:
         argv += ["--reach", reach]
+    if modules is not None:
+        argv += ["--modules", str(modules)]
     return subprocess.Popen(argv, env=env, cwd=cwd or config.parent, stderr=stderr,
                             stdout=subprocess.DEVNULL)
 

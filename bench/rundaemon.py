@@ -16,6 +16,10 @@ On SIGUSR1 (and at exit) it writes its counters as JSON to ``--counters FILE``:
 on; ``analysing``: whether the analysis after the game still has work), so a bench
 can check it measured the state it claims.
 
+``--modules FILE`` writes, just before READY=1 is sent, the names of the modules
+imported by then (``sys.modules``, in import order) as a JSON list: what the start
+had to load, for the start-up bench's baseline.
+
 ``--reach STATE`` presses OK on the mock pins, as a finger would, until the box shows
 ``STATE``: ``status`` (the resumed game's own screen, past the notices a resume shows
 again), ``menu`` (from there, the move menu with its targets blinking: DOWN moves the
@@ -23,6 +27,7 @@ cursor to an item that has targets) or ``end`` (the game over). ``reached`` in t
 counters says whether it got there.
 
     python bench/rundaemon.py --config FILE [--counters FILE] [--reach status|menu|end]
+                              [--modules FILE]
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from types import SimpleNamespace  # noqa: E402
 from typing import Any  # noqa: E402
 
-from companion import cli, daemon  # noqa: E402
+from companion import cli, daemon, notify  # noqa: E402
 from companion.hardware import oled  # noqa: E402
 from companion.hardware.fake_bus import FakeBuses  # noqa: E402
 
@@ -118,13 +123,28 @@ def reach(config_path: str, state: str, boxes: list[Any], done: dict[str, Any],
     done.update(reached=False, presses=MAX_PRESSES)
 
 
+def watch_modules(path: str) -> None:
+    """Write the names in ``sys.modules`` to ``path`` just before READY=1 goes out."""
+    ready = notify.Notifier.ready
+
+    def ready_written(self: Any, status: str) -> None:
+        with open(path, "w") as fh:
+            json.dump([name for name, module in sys.modules.items() if module is not None], fh)
+        ready(self, status)
+
+    notify.Notifier.ready = ready_written
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", required=True)
     parser.add_argument("--counters")
     parser.add_argument("--reach", choices=("status", "menu", "end"),
                         help="press OK once the box is up until it shows this (mock pins)")
+    parser.add_argument("--modules", help="write the modules imported at READY=1 here")
     args = parser.parse_args()
+    if args.modules:
+        watch_modules(args.modules)
     boxes: list[Any] = []  # the daemon's box, to say what it shows
     daemons: list[Any] = []
     real_daemon = daemon.Daemon

@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .frozen import frozen
+
 GROUPS = ("gpio", "i2c", "spi", "dialout")
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     level: str  # ok | warn | FAIL
     what: str

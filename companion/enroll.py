@@ -15,10 +15,10 @@ import logging
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .frozen import frozen
 from .hardware.inbox import Inbox
 from .inputs import BACK, OK, Hold, Press, Tag
 from .registry import Card, Registry, RegistryError, normalise_uid, sim_registry
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 PRINTED = ("qno", "qlanet")  # games whose cards we print, numbered in enrolment order
 
 
-@dataclass(frozen=True)
+@frozen
 class Wanted:
     card: Card
     copy: int  # 1-based: "3 of 7"

@@ -8,14 +8,15 @@ is running, so an idle box does no work.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable
+
+from .frozen import frozen
 
 OK, BACK, UP, DOWN, RETRIEVE, EXCHANGE = "OK", "BACK", "UP", "DOWN", "RETRIEVE", "EXCHANGE"
 BUTTONS = (OK, BACK, UP, DOWN, RETRIEVE, EXCHANGE)
 
 
-@dataclass(frozen=True)
+@frozen
 class Press:
     """A short press of a button."""
 
@@ -23,7 +24,7 @@ class Press:
     remote: bool = False  # from a paired phone's page, not the box's own buttons
 
 
-@dataclass(frozen=True)
+@frozen
 class Hold:
     """A button held past the hold time (BACK held = undo)."""
 
@@ -31,7 +32,7 @@ class Hold:
     remote: bool = False  # from a paired phone's page, not the box's own buttons
 
 
-@dataclass(frozen=True)
+@frozen
 class Release:
     """A held button let go (only for buttons whose hold lasts: QLANET's peek)."""
 
@@ -39,7 +40,7 @@ class Release:
     remote: bool = False  # from a paired phone's page, not the box's own buttons
 
 
-@dataclass(frozen=True)
+@frozen
 class Tag:
     """A tag arrived on a reader pad (pads are numbered from 1)."""
 
@@ -47,24 +48,24 @@ class Tag:
     uid: str
 
 
-@dataclass(frozen=True)
+@frozen
 class PinBurned:
     """Too many wrong guesses at the web page's pairing PIN: the PIN is void. The web
     server's thread puts this on the queue; the session tells the table."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Tick:
     """Time passed: advance animations and blinking by one step."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Refresh:
     """Not an input: draw the box again so its observers see it (a web page opened
     while the box was building no snapshots). Changes nothing in the game."""
 
 
-@dataclass(frozen=True)
+@frozen
 class RoomCommand:
     """A command from the room's broker (docs/mqtt.md), already checked: ``kind`` is
     "message" (``text``), "pause" or "rules" (``game`` and its set-up ``rules``, for the
@@ -76,7 +77,7 @@ class RoomCommand:
     rules: tuple[tuple[str, Any], ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class RoomWaiting:
     """Not an input: room commands are waiting; ``take()`` hands them over (on the game
     thread, between inputs). One such event is queued at a time, whatever the flood."""

@@ -27,11 +27,12 @@ import string
 import sys
 import tempfile
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from importlib import resources
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
 
+from .frozen import frozen
 from . import parsing
 
 VERSION = 1
@@ -78,7 +79,7 @@ def _field_problem(field: str, value: object) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class Card:
     """One physical card: ``Card("entanglion", "engine", "CNOT")``.
 

@@ -6,7 +6,9 @@ which third-party packages it may use. ``--check`` (and ``tests/test_docs.py``) 
 when the picture no longer matches the code:
 
 * a module named in the model does not exist;
-* a module of the package belongs to no part, or to two (so a new module must be placed);
+* a module of the package belongs to no part, or to two (so a new module must be placed),
+  unless it is one of the few every part may use (``SHARED``), which import nothing of
+  the package;
 * a module imports a part it may not (the pure core importing the shell, say), or a
   third-party package its part may not use;
 * a module imports a part on its own floor or a higher one: each part has a floor, and
@@ -150,6 +152,10 @@ FLOWS = (
 
 BY_KEY = {p.key: p for p in PARTS}
 
+# Modules every part may import, as it may the standard library: a way of declaring plain
+# data. They belong to no part, are drawn nowhere, and may import nothing of the package.
+SHARED = _in("", "frozen")
+
 
 # ---------------------------------------------------------------------- the check
 
@@ -233,8 +239,14 @@ def check(root: Path = ROOT) -> list[str]:
             if module in owner:
                 problems.append(f"{module} is in both {owner[module]} and {part.key}")
             owner.setdefault(module, part.key)
+    for module in SHARED:
+        if module in owner:
+            problems.append(f"{module} is shared by every part and also in {owner[module]}")
+        if (root / module).is_file() and imports_of(root / module, root)[0] - {module}:
+            problems.append(f"{module} is shared by every part: it may import nothing of "
+                            "the package")
     for module in package_modules(root):
-        if module not in owner:
+        if module not in owner and module not in SHARED:
             problems.append(f"{module} is in no part of docs/make_architecture.py: add it "
                             "to the part it belongs to")
     for flow in FLOWS:

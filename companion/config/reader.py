@@ -4,7 +4,6 @@ problems, to report the earliest line first."""
 
 from __future__ import annotations
 
-import difflib
 import os
 from typing import Any, Callable
 
@@ -84,6 +83,8 @@ class _Reader:
 
     def _hint(self, table: str | None, key: str) -> str:
         """' (did you mean "buttons.exchange"?)' for a likely typo, else ''."""
+        import difflib  # only for a file with a mistake: not on every start
+
         here = self.known[table] if table is not None else list(self.known)
         folded = {k.casefold(): k for k in here}
         close = difflib.get_close_matches(key.casefold(), folded, n=1, cutoff=0.6)

@@ -4,8 +4,10 @@ checks hold it to. The defaults are the reference build (docs/design.md)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Mapping
+
+from ..frozen import frozen
 
 DEFAULT_PATH = "/etc/companion/config.toml"
 DEFAULT_STATE_DIR = "/var/lib/companion"
@@ -30,7 +32,7 @@ BUTTON_KEYS = {"ok": "OK", "back": "BACK", "up": "UP", "down": "DOWN",
 OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309", "ssd1315", "none")
 
 
-@dataclass(frozen=True)
+@frozen
 class OledConfig:
     """The screen, handed to luma.oled. ``address`` is for i2c, the pins for spi."""
 
@@ -53,7 +55,7 @@ class OledConfig:
         return self.rotation // 90
 
 
-@dataclass(frozen=True)
+@frozen
 class PrivateOledConfig:
     """QLANET's private channel: a small OLED at each camp's seat, of the [oled] driver
     and size, on I2C. ``addresses[i]`` is camp i's; ``ports`` the I2C bus of each
@@ -72,7 +74,7 @@ class PrivateOledConfig:
                 for camp, (port, address) in enumerate(zip(ports, self.addresses))}
 
 
-@dataclass(frozen=True)
+@frozen
 class ButtonsConfig:
     """Button name (as in :mod:`companion.inputs`) -> BCM pin, and press timing."""
 
@@ -87,7 +89,7 @@ class ButtonsConfig:
     pull_up: bool = True
 
 
-@dataclass(frozen=True)
+@frozen
 class LinkConfig:
     """The serial link to the co-processor (a udev rule gives it a stable name)."""
 
@@ -95,7 +97,7 @@ class LinkConfig:
     baud: int = 115200
 
 
-@dataclass(frozen=True)
+@frozen
 class ReaderConfig:
     """Where tag reads come from. ``rdm6300[i]`` is the reader of pad ``i + 1``."""
 
@@ -104,7 +106,7 @@ class ReaderConfig:
     rdm6300_baud: int = 9600
 
 
-@dataclass(frozen=True)
+@frozen
 class LedsConfig:
     """Where LED frames go; the pins are for the gpio sink only."""
 
@@ -121,12 +123,14 @@ class LedsConfig:
         return dict(zip(PLANET_ORDER, self.planet_pins))
 
 
-@dataclass(frozen=True)
+@frozen
 class BuzzerConfig:
+    """The optional buzzer's pin."""
+
     pin: int | None = None  # the reference build uses GPIO 12 when one is fitted
 
 
-@dataclass(frozen=True)
+@frozen
 class WebConfig:
     """The table's web page (off: the box opens no network socket at all)."""
 
@@ -141,7 +145,7 @@ class WebConfig:
 MQTT_NAME = r"[A-Za-z0-9_-]{1,64}"
 
 
-@dataclass(frozen=True)
+@frozen
 class MqttConfig:
     """The room's MQTT broker (off: the box opens no network socket for it). The
     password is read from ``password_file``, never written in the config file."""
@@ -158,7 +162,7 @@ class MqttConfig:
     home_assistant: bool = False  # publish Home Assistant's discovery messages
 
 
-@dataclass(frozen=True)
+@frozen
 class GameConfig:
     """Game-night defaults; the pads map reader pad numbers to seats (None = shared)."""
 
@@ -177,8 +181,10 @@ def _default_state_dir(environ: Mapping[str, str]) -> str:
     return first or DEFAULT_STATE_DIR
 
 
-@dataclass(frozen=True)
+@frozen
 class PathsConfig:
+    """Where the box keeps its games and finds its tags."""
+
     state_dir: str = field(default_factory=lambda: _default_state_dir(os.environ))
     registry: str | None = None  # the tag registry; None = <state_dir>/tags.toml
 
@@ -189,8 +195,10 @@ class PathsConfig:
         return os.path.join(self.state_dir, "tags.toml")
 
 
-@dataclass(frozen=True)
+@frozen
 class Config:
+    """The whole config file, one field per table."""
+
     path: str | None = None  # the file read, or None when running on defaults
     oled: OledConfig = field(default_factory=OledConfig)
     private_oled: PrivateOledConfig = field(default_factory=PrivateOledConfig)

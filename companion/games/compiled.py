@@ -23,7 +23,6 @@ import the ``.py`` sources instead. :func:`refused` then says why, for ``run`` a
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -71,6 +70,8 @@ def _sources(module: str) -> list[str]:
 
 
 def _sha256(path: str) -> str:
+    import hashlib  # only with a build on disk: it loads OpenSSL, 2.5 ms of a start
+
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 16), b""):
@@ -80,6 +81,8 @@ def _sha256(path: str) -> str:
 
 def sources_hash(module: str) -> str:
     """One SHA-256 over the contents of a module's ``.py`` and ``.pxd``."""
+    import hashlib
+
     digest = hashlib.sha256()
     for path in _sources(module):
         digest.update(os.path.basename(path).encode() + b"\0")

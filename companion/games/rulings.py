@@ -8,11 +8,12 @@ state and its journal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from ..frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Choice:
     """``words`` are what players read: a short name and a short label per allowed
     value, marked ``NC_("ruling", ...)`` in the game's catalog (a number is its own

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from ..frozen import frozen
 from ..inputs import BACK, EXCHANGE, Event, Hold, Press, Release
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ HOLDABLE = frozenset({BACK})  # only BACK has a hold meaning (undo); others act 
 PEEK = frozenset({EXCHANGE})  # releasing: QLANET shows a secret while EXCHANGE is held
 
 
-@dataclass(frozen=True)
+@frozen
 class Edge:
     """A raw level change, stamped by the thread that saw it."""
 

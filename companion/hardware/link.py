@@ -28,6 +28,7 @@ from typing import Any, Protocol, Self
 
 import serial
 
+from companion.frozen import frozen
 from companion.hardware import protocol
 from companion.hardware.protocol import ProtocolError
 from companion.inputs import Tag
@@ -55,7 +56,7 @@ FIELDS_KEPT = 8  # LED fields kept spelt, by frame (a blink alternates two frame
 EVENT_STATES = ("up", "stale", "down", "version")  # the states announced as LinkEvents
 
 
-@dataclass(frozen=True)
+@frozen
 class LinkEvent:
     """The link changed state: "up", "stale", "down" or "version" (unsupported protocol).
 
@@ -68,7 +69,7 @@ class LinkEvent:
     source: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class TagOff:
     """A tag left a reader pad (after the reader's own debouncing)."""
 

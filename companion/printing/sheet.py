@@ -32,12 +32,12 @@ import os
 import re
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from PIL import Image, ImageDraw, ImageFont
 
+from ..frozen import frozen
 from ..i18n import DEFAULT, language
 from ..views import font as box_font
 
@@ -69,7 +69,7 @@ Box = tuple[int, int, int, int]  # x0, y0, x1, y1 with x1, y1 exclusive
 Segment = tuple[tuple[int, int], tuple[int, int]]
 
 
-@dataclass(frozen=True)
+@frozen
 class Paper:
     key: str
     title: str
@@ -86,7 +86,7 @@ PAPERS = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Card:
     """One printed card: ``kind`` and ``name`` are what the tag registry stores."""
 
@@ -319,7 +319,7 @@ def stamp(face: Image.Image, number: str, centre: tuple[int, int] | None = None)
     return card
 
 
-@dataclass(frozen=True)
+@frozen
 class Deck:
     """What a game gives the sheet writer: its cards in print order and how to draw one."""
 

@@ -8,9 +8,9 @@ deck order, Entanglion hands only in a virtual-deck game). No image is ever stor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ..frozen import frozen
 from .. import i18n
 from ..games.common import ui_for
 from ..journal import Journal
@@ -20,7 +20,7 @@ FINISHED = ("won", "lost")  # played to the end (the analysis after the game wei
 OVER = FINISHED + ("abandoned",)  # no more input will come: the record may leave the box
 
 
-@dataclass(frozen=True)
+@frozen
 class Replay:
     """``moves[i]``: input ``i + 1`` as ``{"turn": [lines], "lines": [lines]}``: the log
     lines it wrote, in the log's words, with the turn it opened (``turn``: the turn

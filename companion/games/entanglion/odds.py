@@ -20,10 +20,11 @@ engine with another state layout only has to feed that one class.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
+from ...frozen import frozen
 from . import board
 from .board import GALAXY, PROBE, RING, other
 from .engine import ENGINE_SLOTS
@@ -41,7 +42,7 @@ FAVOUR = {"orbital defence": "evaded", "ground defence": "retrieved", "probe": "
 LOST = "lost"  # a PROBE reached the X before the check was rolled
 
 
-@dataclass(frozen=True)
+@frozen
 class Odds:
     """The die's say in one action or answer.
 
