@@ -44,7 +44,14 @@ def run_until_ready(tmp_path):
             out, err = proc.communicate(30)
             raise AssertionError(f"never READY (exit {proc.returncode}): {err}")
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            # A stop that hangs must say where: the daemon's faulthandler prints every
+            # thread's stack on SIGABRT.
+            proc.send_signal(signal.SIGABRT)
+            out, err = proc.communicate(timeout=30)
+            raise AssertionError(f"no stop 30 s after SIGTERM; its threads:\n{err}")
         assert proc.returncode == 0, err
     finally:
         if proc.poll() is None:
