@@ -77,7 +77,8 @@ class Devices:
     closers: list[Callable[[], None]] = field(default_factory=list)
     buzzer: Any = None  # a hardware.buzzer.Buzzer
     link: Any = None  # the co-processor link, when there is one
-    private: dict[int, Display | DisplayWorker] = field(default_factory=dict)  # QLANET camps' own OLEDs
+    # QLANET camps' own OLEDs
+    private: dict[int, Display | DisplayWorker] = field(default_factory=dict)
     lock: Any = None  # the state directory's one-writer lock, released last
 
 

@@ -113,6 +113,7 @@ def pseudo(monkeypatch):
 
     monkeypatch.setattr(oled, "draw_text", draw_text)
     monkeypatch.setattr(oled, "draw_centered", draw_centered)
+    monkeypatch.setattr(oled, "_bars", {})  # every title bar drawn, not taken as kept
     return drawn
 
 

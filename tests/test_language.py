@@ -217,6 +217,8 @@ def test_a_whole_entanglion_game_plays_in_the_simulator_in_every_language(code, 
         return real(image, xy, text, *args, **kwargs)
 
     monkeypatch.setattr(oled, "draw_text", draw_text)
+    # Title bars are kept as drawn: one an earlier test drew would not be drawn again.
+    monkeypatch.setattr(oled, "_bars", {})
     i18n.set_language(code)
     sim, journal = build(tmp_path, None, 6, SessionConfig(), None)
     try:
