@@ -129,19 +129,18 @@ class DisplayWorker:
                 image, self._image = self._image, None
                 jobs, self._jobs = self._jobs, []
                 self._busy = True
+            if image is not None:  # bus faults are the display's to handle
+                jobs.append(lambda: self.display.show(image))
             start = time.thread_time()
-            try:
-                for job in jobs:
+            for job in jobs:  # one failing job must not cost the others, nor the frame
+                try:
                     job()
-                if image is not None:
-                    self.display.show(image)  # bus faults are the display's to handle
-            except Exception:  # noqa: BLE001 - the box plays on without its screen
-                log.exception("OLED: the display thread's job failed")
-            finally:
-                self.cpu += time.thread_time() - start
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
+                except Exception:  # noqa: BLE001 - the box plays on without its screen
+                    log.exception("OLED: the display thread's job failed")
+            self.cpu += time.thread_time() - start
+            with self._cond:
+                self._busy = False
+                self._cond.notify_all()
 
     def _stop(self) -> bool:
         """End the worker once what it has is done; False if it is stuck on the bus."""

@@ -157,19 +157,25 @@ def test_close_on_a_stuck_bus_gives_up_waiting_and_leaves_the_device_alone(monke
     assert not worker._thread.is_alive()
 
 
-def test_a_job_that_fails_unexpectedly_is_logged_and_the_worker_goes_on(monkeypatch,
-                                                                         caplog):
-    worker, _, panel, _ = rig()
+def test_a_job_that_fails_unexpectedly_is_logged_and_the_others_go_on(monkeypatch, caplog):
+    worker, wire, panel, _ = rig()
+    go, waiting = gate(wire)
     try:
         monkeypatch.setattr(worker.display, "dim", lambda on: 1 / 0)
+        worker.show(picture(1))
+        assert waiting.wait(5)  # the worker is on the bus: what follows is one batch
         with caplog.at_level(logging.ERROR):
             worker.dim(True)
+            worker.show(picture(2))
+            go.set()
             assert worker.flush(5)
         assert "display thread's job failed" in caplog.text
+        assert panel.image().tobytes() == picture(2).tobytes()  # the frame still went out
         worker.show(picture(3))
         assert worker.flush(5)
         assert panel.image().tobytes() == picture(3).tobytes()
     finally:
+        go.set()
         worker.close()
 
 
