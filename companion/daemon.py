@@ -392,9 +392,12 @@ def open_devices(config: Any, put: Callable[[Any], None],
 
     # A stuck bus hangs each transfer for the kernel's timeout: re-opens wait on a
     # thread of their own, costing the loop at most RETRY_WAIT each.
+    def wake() -> None:
+        put(WAKE)
+
     display: Display | DisplayWorker = open_display(config.oled, clock, retry_wait=RETRY_WAIT)
     if background:
-        display = DisplayWorker(display, lambda: put(WAKE))
+        display = DisplayWorker(display, wake)
     closers: list[Callable[[], None]] = []
     link = None
     try:
@@ -402,7 +405,7 @@ def open_devices(config: Any, put: Callable[[Any], None],
         private: dict[int, Display | DisplayWorker] = dict(open_private_displays(
             config.oled, config.private_oled, clock, retry_wait=RETRY_WAIT))
         if background:
-            private = {camp: DisplayWorker(d, lambda: put(WAKE), f"camp-{camp}")
+            private = {camp: DisplayWorker(d, wake, f"camp-{camp}")
                        for camp, d in private.items()}
         closers += [d.close for d in private.values()]
         buttons = GpioButtons(config.buttons.pins, put, pull_up=config.buttons.pull_up,
