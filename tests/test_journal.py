@@ -473,3 +473,24 @@ def test_a_notice_read_rewrites_the_mark_a_full_rewrite_would(journal):
     assert journal.read_mark() == (gid, seq, 0)
     journal.mark_read(gid, seq, 1)
     assert Mark.decode(journal.mark_path.read_bytes()).read == 1
+
+
+def test_a_mark_that_cannot_be_written_is_told_and_costs_no_input(journal, caplog):
+    """The mark only adds detection: a card that refuses its write (here a read-only
+    descriptor) is logged, and inputs and notice reads go on being committed."""
+    import logging
+
+    gid = journal.new_game("entanglion", 42, {})
+    fd = journal._mark_fd
+    journal._mark_fd = os.open(journal.mark_path, os.O_RDONLY)
+    try:
+        with caplog.at_level(logging.WARNING, logger="companion.journal.store"):
+            seq = journal.record(gid, NAV, turns=1, status="playing")
+            journal.mark_read(gid, seq, 1)
+        assert caplog.text.count("not written") == 2
+        assert [e.seq for e in journal.load(gid).entries] == [seq]
+    finally:
+        os.close(journal._mark_fd)
+        journal._mark_fd = fd
+    journal.record(gid, NAV, turns=2, status="playing")  # the mark is written again
+    assert Path(journal.mark_path).read_bytes().startswith(b"companion-mark 1 ")

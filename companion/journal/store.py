@@ -408,19 +408,27 @@ class Journal:
             head, seq = row if row is not None else (0, 0)
             read = self._read[2] if self._read[:2] == (game, seq) else 0
             self._read = (game, seq, read)
-            self._put_mark(Mark(activity, game, seq, head, read, clean,
-                                self.damage is not None), sync)
-        except (OSError, sqlite3.Error) as exc:
-            # The mark only ever adds detection: failing to write it loses no game.
-            log.warning("journal mark %s not written: %s", self.mark_path, exc)
+        except sqlite3.Error as exc:
+            self._mark_failed(exc)
+            return
+        self._put_mark(Mark(activity, game, seq, head, read, clean, self.damage is not None),
+                       sync)
 
     def _put_mark(self, mark: Mark, sync: bool = False) -> None:
         assert self._mark_fd is not None
         self._written_mark = None  # unknown until the write is done
-        os.pwrite(self._mark_fd, mark.encode(), 0)
-        if sync:
-            os.fsync(self._mark_fd)
+        try:
+            os.pwrite(self._mark_fd, mark.encode(), 0)
+            if sync:
+                os.fsync(self._mark_fd)
+        except OSError as exc:
+            self._mark_failed(exc)
+            return
         self._written_mark = mark
+
+    def _mark_failed(self, exc: Exception) -> None:
+        # The mark only ever adds detection: failing to write it loses no game.
+        log.warning("journal mark %s not written: %s", self.mark_path, exc)
 
     def read_mark(self) -> tuple[int, int, int]:
         """(game, seq, notices read) of the last committed entry, as the mark has it."""
@@ -439,11 +447,8 @@ class Journal:
                 return
             # Every write since rewrote the mark: only the count read is new. (About
             # half the inputs of a game are an OK on a notice; three queries each.)
-            try:
-                self._put_mark(replace(last, read=max(read, 0), clean=False,
-                                       damaged=self.damage is not None))
-            except OSError as exc:
-                log.warning("journal mark %s not written: %s", self.mark_path, exc)
+            self._put_mark(replace(last, read=max(read, 0), clean=False,
+                                   damaged=self.damage is not None))
 
     def _close_mark(self) -> None:
         if self._mark_fd is not None:
